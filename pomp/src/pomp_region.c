@@ -1,0 +1,198 @@
+/*
+ * pomp_region.c -- region registry: turning a CTC string into a region once
+ * per handle.
+ *
+ * This runs at load time (per-file init functions called by pomp-link's
+ * constructor) or at a construct's first event (lazy initialisation, seed
+ * 004 section 3.2), never again for the same handle, so a mutex is fine here:
+ * it is not on the event path.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pomp_ctc.h"
+#include "pomp_region.h"
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pomp_region *regions;
+static uint64_t region_count;
+
+/* Critical sections with the same name share one lock in the OpenMP
+ * runtime, so they share one wait id: the address of the interned name. */
+struct critical_name {
+  struct critical_name *next;
+  char name[];
+};
+static struct critical_name *critical_names;
+static char unnamed_critical;
+
+static const char *const kind_names[] = {
+#define X(id, text) text,
+    POMP_REGION_KIND_LIST(X)
+#undef X
+};
+
+const char *pomp_region_kind_name(pomp_region_kind_t kind) {
+  return kind_names[kind];
+}
+
+static char *dup_n(const char *s, size_t n) {
+  char *d = malloc(n + 1);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = '\0';
+  }
+  return d;
+}
+
+static int key_is(const char *key, size_t len, const char *want) {
+  return strlen(want) == len && !memcmp(key, want, len);
+}
+
+static const struct {
+  const char *key;
+  unsigned flag;
+} flag_keys[] = {
+    {"hasNowait", POMP_HAS_NOWAIT},
+    {"hasReduction", POMP_HAS_REDUCTION},
+    {"hasFirstPrivate", POMP_HAS_FIRSTPRIVATE},
+    {"hasLastprivate", POMP_HAS_LASTPRIVATE},
+    {"hasCopyin", POMP_HAS_COPYIN},
+    {"hasOrdered", POMP_HAS_ORDERED},
+    {"hasCopyprivate", POMP_HAS_COPYPRIVATE},
+    {"hasIf", POMP_HAS_IF},
+    {"hasNumThreads", POMP_HAS_NUM_THREADS},
+    {"hasCollapse", POMP_HAS_COLLAPSE},
+};
+
+static int on_attribute(const char *key, size_t key_len, const char *value,
+                        size_t value_len, void *arg) {
+  struct pomp_region *r = arg;
+  if (key_is(key, key_len, "type")) {
+    for (size_t k = 0; k < sizeof kind_names / sizeof kind_names[0]; k++)
+      if (strlen(kind_names[k]) == value_len &&
+          !memcmp(kind_names[k], value, value_len))
+        r->kind = (pomp_region_kind_t)k;
+  } else if (key_is(key, key_len, "file")) {
+    free(r->file);
+    r->file = dup_n(value, value_len);
+  } else if (key_is(key, key_len, "lines")) {
+    char *end;
+    r->first_line = (int)strtol(value, &end, 10);
+    r->last_line = *end == ',' ? (int)strtol(end + 1, NULL, 10) : r->first_line;
+  } else if (key_is(key, key_len, "name")) {
+    free(r->name);
+    r->name = dup_n(value, value_len);
+  } else if (key_is(key, key_len, "schedule")) {
+    free(r->schedule);
+    r->schedule = dup_n(value, value_len);
+  } else if (key_is(key, key_len, "chunk")) {
+    r->chunk = strtoll(value, NULL, 10);
+  } else {
+    for (size_t k = 0; k < sizeof flag_keys / sizeof flag_keys[0]; k++)
+      if (key_is(key, key_len, flag_keys[k].key) && value_len > 0 &&
+          value[0] != '0')
+        r->flags |= flag_keys[k].flag;
+  }
+  return 0; /* attributes this library does not know are skipped */
+}
+
+static ompt_work_t loop_work_type(const char *schedule) {
+  if (!schedule)
+    return ompt_work_loop;
+  if (!strcmp(schedule, "static"))
+    return ompt_work_loop_static;
+  if (!strcmp(schedule, "dynamic"))
+    return ompt_work_loop_dynamic;
+  if (!strcmp(schedule, "guided"))
+    return ompt_work_loop_guided;
+  /* auto, runtime: decided by the runtime, which does not tell. */
+  return ompt_work_loop;
+}
+
+static ompt_wait_id_t critical_wait_id(const char *name) {
+  if (!name || !*name)
+    return (ompt_wait_id_t)(uintptr_t)&unnamed_critical;
+  for (struct critical_name *c = critical_names; c; c = c->next)
+    if (!strcmp(c->name, name))
+      return (ompt_wait_id_t)(uintptr_t)c;
+  struct critical_name *c = malloc(sizeof *c + strlen(name) + 1);
+  if (!c)
+    return (ompt_wait_id_t)(uintptr_t)&unnamed_critical;
+  strcpy(c->name, name);
+  c->next = critical_names;
+  critical_names = c;
+  return (ompt_wait_id_t)(uintptr_t)c;
+}
+
+static void region_free(struct pomp_region *r) {
+  free(r->file);
+  free(r->name);
+  free(r->schedule);
+  free(r);
+}
+
+/* A handle pointer may be NULL in hand-written code; such events still need
+ * one region per CTC string, found again by the string's address. */
+static struct pomp_region *find_by_ctc(const char *ctc) {
+  for (struct pomp_region *r = regions; r; r = r->next)
+    if (r->ctc == ctc)
+      return r;
+  return NULL;
+}
+
+struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
+                                     int32_t *status) {
+  if (handle) {
+    struct pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (r)
+      return r;
+  }
+  if (!ctc) {
+    if (status)
+      *status = POMP_ERR_HANDLE;
+    return NULL;
+  }
+  if (!handle) {
+    pthread_mutex_lock(&registry_lock);
+    struct pomp_region *known = find_by_ctc(ctc);
+    pthread_mutex_unlock(&registry_lock);
+    if (known)
+      return known;
+  }
+  struct pomp_region *r = calloc(1, sizeof *r);
+  if (!r) {
+    if (status)
+      *status = POMP_ERR_NOMEM;
+    return NULL;
+  }
+  r->chunk = -1;
+  if (pomp_ctc_parse(ctc, on_attribute, r) != 0) {
+    region_free(r);
+    if (status)
+      *status = POMP_ERR_CTC;
+    return NULL;
+  }
+  r->loop_work = loop_work_type(r->schedule);
+  pthread_mutex_lock(&registry_lock);
+  struct pomp_region *existing =
+      handle ? __atomic_load_n(handle, __ATOMIC_ACQUIRE) : find_by_ctc(ctc);
+  if (existing) { /* another thread won the race */
+    pthread_mutex_unlock(&registry_lock);
+    region_free(r);
+    return existing;
+  }
+  if (r->kind == POMP_REGION_CRITICAL)
+    r->wait_id = critical_wait_id(r->name);
+  else
+    r->wait_id = (ompt_wait_id_t)(uintptr_t)r;
+  r->ctc = ctc;
+  r->id = ++region_count;
+  r->next = regions;
+  regions = r;
+  if (handle)
+    __atomic_store_n(handle, r, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&registry_lock);
+  return r;
+}
