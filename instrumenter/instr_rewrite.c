@@ -46,6 +46,12 @@
  * is compiled without a preprocessor run (-x cpp-output), so the macro's
  * value is written, not its name. */
 #define T_SELF "-1"
+/* Written after an event call that may end a function (an outlined parallel
+ * region's body, a user function whose last statement is a construct): an
+ * empty volatile asm keeps the compiler from turning the call into a tail
+ * call, which would make the library's return address (codeptr_ra) point
+ * into the caller's caller instead of the construct. */
+#define NO_TAIL " __asm__ __volatile__(\"\");"
 
 /* ---- Data ---------------------------------------------------------------- */
 
@@ -1825,7 +1831,7 @@ static void append_implicit_barrier(const struct unit *u,
                    " POMP_Implicit_barrier_enter(&pompt_h_%d, " T_SELF
                    ", pompt_ctc_%d);\n"
                    "#pragma omp barrier\n"
-                   " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF "); }\n",
+                   " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }\n",
                    n, n, n);
   emit_marker(u, b, at);
 }
@@ -1837,7 +1843,7 @@ static void rewrite_sections_list(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b, "{ POMP_Section_begin(pompt_h_%d, %zu, " T_SELF "); ",
                      n, k + 1);
     add_edit(u, p->secs[k].sbegin, p->secs[k].sbegin, 0, p->secs[k].depth, &b);
-    instr_buf_printf(&b, " POMP_Section_end(pompt_h_%d, " T_SELF "); }", n);
+    instr_buf_printf(&b, " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", n);
     add_edit(u, p->secs[k].send, p->secs[k].send, 1, p->secs[k].depth, &b);
   }
 }
@@ -1935,8 +1941,8 @@ static void rewrite_parallel(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b, " POMP_Sections_exit(pompt_h_%d, " T_SELF ");", n);
   instr_buf_printf(
       &b,
-      " POMP_Parallel_end_team(pompt_h_%d, " T_SELF ", &pompt_team_%d); }"
-      " POMP_Parallel_exit_team(pompt_h_%d, " T_SELF ", &pompt_team_%d); }",
+      " POMP_Parallel_end_team(pompt_h_%d, " T_SELF ", &pompt_team_%d);" NO_TAIL " }"
+      " POMP_Parallel_exit_team(pompt_h_%d, " T_SELF ", &pompt_team_%d);" NO_TAIL " }",
       n, n, n, n);
   add_edit(u, p->send, p->send, 1, p->depth, &b);
   if (p->kind == OMP_DIR_PARALLEL_SECTIONS)
@@ -1978,7 +1984,7 @@ static void rewrite_worksharing(struct unit *u, struct pragma *p) {
     add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
     instr_buf_printf(&b,
                      " POMP_Single_end(pompt_h_%d, " T_SELF
-                     "); } POMP_Single_exit(pompt_h_%d, " T_SELF ");",
+                     ");" NO_TAIL " } POMP_Single_exit(pompt_h_%d, " T_SELF ");",
                      n, n);
   } else if (p->kind == OMP_DIR_FOR) {
     instr_buf_printf(&b, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");", n);
@@ -1988,7 +1994,7 @@ static void rewrite_worksharing(struct unit *u, struct pragma *p) {
   if (barrier)
     append_implicit_barrier(u, p, &b, p->send);
   else
-    instr_buf_puts(&b, " }");
+    instr_buf_puts(&b, NO_TAIL " }");
   add_edit(u, p->send, p->send, 1, p->depth, &b);
   if (p->kind == OMP_DIR_SECTIONS)
     rewrite_sections_list(u, p);
@@ -2003,7 +2009,7 @@ static void rewrite_sync(struct unit *u, struct pragma *p) {
         &b, "{ POMP_Master_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d); ", n,
         n);
     add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
-    instr_buf_printf(&b, " POMP_Master_end(pompt_h_%d, " T_SELF "); }", n);
+    instr_buf_printf(&b, " POMP_Master_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", n);
     add_edit(u, p->send, p->send, 1, p->depth, &b);
     break;
   case OMP_DIR_CRITICAL:
@@ -2016,7 +2022,7 @@ static void rewrite_sync(struct unit *u, struct pragma *p) {
     add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
     instr_buf_printf(&b,
                      " POMP_Critical_end(pompt_h_%d, " T_SELF
-                     "); } POMP_Critical_exit(pompt_h_%d, " T_SELF "); }",
+                     ");" NO_TAIL " } POMP_Critical_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
                      n, n);
     add_edit(u, p->send, p->send, 1, p->depth, &b);
     break;
@@ -2029,7 +2035,7 @@ static void rewrite_sync(struct unit *u, struct pragma *p) {
     size_t at = p->line + 1 < u->nlines ? u->lstart[p->line + 1] : u->len;
     if (at == u->len && (u->len == 0 || u->text[u->len - 1] != '\n'))
       instr_buf_putc(&b, '\n');
-    instr_buf_printf(&b, " POMP_Barrier_exit(pompt_h_%d, " T_SELF "); }\n", n);
+    instr_buf_printf(&b, " POMP_Barrier_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }\n", n);
     if (at < u->len)
       emit_marker(u, &b, at);
     add_edit(u, at, at, 1, p->depth, &b);

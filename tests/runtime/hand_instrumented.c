@@ -106,6 +106,9 @@ int main(int argc, char **argv) {
           POMP_Implicit_barrier_exit(h_sec, T);
         }
         POMP_Parallel_end_team(h_par, T, &team);
+        /* As pomp-instr does: no tail call, so that codeptr_ra stays in
+         * this function (the check tool verifies it). */
+        __asm__ __volatile__("");
       }
       POMP_Parallel_exit_team(h_par, T, &team);
     }

@@ -14,10 +14,13 @@
  *  - get_state agrees with what the thread is doing (waiting in a barrier
  *    during a barrier, waiting for a critical between acquire and acquired);
  *  - parallel_begin/end pair on the encountering thread;
- *  - ids handed out by ompt_get_unique_id never repeat.
+ *  - codeptr_ra points into the program's code, never into the OpenMP
+ *    runtime or libpompt (which would mean a tail call or a wrong frame);
  * At finalize it prints one line "check: counts k=v ..." with a count per
  * callback kind (work and sync split by type) for the test to compare.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <omp-tools.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -121,6 +124,21 @@ static void pop(enum scope s, uint64_t key) {
           (unsigned long)stack[depth].key);
 }
 
+static void check_codeptr(const char *what, const void *codeptr) {
+  Dl_info info;
+  if (!codeptr) {
+    error("%s without codeptr_ra", what);
+    return;
+  }
+  if (!dladdr(codeptr, &info) || !info.dli_fname) {
+    error("%s: codeptr_ra %p is in no loaded object", what, codeptr);
+    return;
+  }
+  if (strstr(info.dli_fname, "libgomp") || strstr(info.dli_fname, "libpompt"))
+    error("%s: codeptr_ra %p is inside %s, not the program", what, codeptr,
+          info.dli_fname);
+}
+
 static uint64_t id_of(ompt_data_t *d) {
   if (!d)
     return 0;
@@ -167,8 +185,7 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
   id_of(parallel);
   if (requested < 1)
     error("requested parallelism %u", requested);
-  if (!codeptr)
-    error("parallel_begin without codeptr_ra");
+  check_codeptr("parallel_begin", codeptr);
   if (!(flags & ompt_parallel_team))
     error("parallel_begin flags 0x%x lack ompt_parallel_team", flags);
   if (!frame || !frame->enter_frame.ptr)
@@ -183,7 +200,8 @@ static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task,
   if (!parallel->value)
     error("parallel_end for a region never begun");
   check_task("parallel_end", task);
-  (void)flags, (void)codeptr;
+  check_codeptr("parallel_end", codeptr);
+  (void)flags;
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *parallel,
@@ -247,7 +265,8 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep,
   } else {
     pop(S_WORK, (uint64_t)type);
   }
-  (void)parallel, (void)count, (void)codeptr;
+  check_codeptr("work", codeptr);
+  (void)parallel, (void)count;
 }
 
 static void on_dispatch(ompt_data_t *parallel, ompt_data_t *task,
@@ -268,7 +287,8 @@ static void on_masked(ompt_scope_endpoint_t ep, ompt_data_t *parallel,
   } else {
     pop(S_MASKED, 0);
   }
-  (void)parallel, (void)codeptr;
+  check_codeptr("masked", codeptr);
+  (void)parallel;
 }
 
 static int barrier_state_for(ompt_sync_region_t kind) {
@@ -305,7 +325,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
   } else {
     pop(S_SYNC, (uint64_t)kind);
   }
-  (void)parallel, (void)codeptr;
+  check_codeptr("sync_region", codeptr);
+  (void)parallel;
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind,
@@ -333,7 +354,8 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
     error("mutex_acquire: state 0x%x wait id %lx, expected wait_critical %lx",
           s, (unsigned long)w, (unsigned long)wait_id);
   push(S_MUTEX, wait_id);
-  (void)hint, (void)impl, (void)codeptr;
+  check_codeptr("mutex_acquire", codeptr);
+  (void)hint, (void)impl;
 }
 
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
@@ -351,7 +373,8 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
   on_thread("mutex_released");
   atomic_fetch_add(&counts[C_mutex_released], 1);
   pop(S_MUTEX, wait_id);
-  (void)kind, (void)codeptr;
+  check_codeptr("mutex_released", codeptr);
+  (void)kind;
 }
 
 static int initialize(ompt_function_lookup_t lookup, int device,

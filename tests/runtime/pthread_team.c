@@ -51,6 +51,7 @@ static void region_body(POMP_Team_t *team) {
   pthread_barrier_wait(&user_barrier);
   POMP_Barrier_exit(h_bar, T);
   POMP_Parallel_end_team(h_par, T, team);
+  __asm__ __volatile__(""); /* no tail call: keeps codeptr_ra here */
 }
 
 static void *worker(void *arg) {
