@@ -18,8 +18,8 @@ static double work(int i) { return (double)(i % 7) * 0.5; }
 int main(int argc, char **argv) {
   int reps = argc > 1 ? atoi(argv[1]) : 2;
   double checksum = 0.0;
-  long hits = 0;
-  int singles = 0, masters = 0, secs = 0;
+  long hits = 0, entries = 0;
+  int singles = 0, masters = 0, secs = 0, sec10 = 0, sec100 = 0;
 
   for (int r = 0; r < reps; r++) {
     /* parallel for: 1 region, 1 loop per thread, implicit barrier of the
@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < LEN; i++)
       a[i] = work(i + r);
 
-#pragma omp parallel shared(checksum, hits, singles, masters, secs)
+#pragma omp parallel shared(checksum, hits, entries, singles, masters, secs)
     {
       double local = 0.0;
       /* a loop with a reduction: implicit workshare barrier */
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
 
 #pragma omp critical
       {
-        hits += 1;
+        entries += 1;
       }
 
 #pragma omp single
@@ -75,13 +75,13 @@ int main(int argc, char **argv) {
 #pragma omp parallel sections
   {
 #pragma omp section
-    secs += 10;
+    sec10 += 10;
 #pragma omp section
-    secs += 100;
+    sec100 += 100;
   }
 
-  printf("checksum %.1f hits-per-thread-sum %ld singles %d masters %d "
+  printf("checksum %.1f hits %ld entries %ld singles %d masters %d "
          "sections %d\n",
-         checksum, hits - (long)0, singles, masters, secs);
+         checksum, hits, entries, singles, masters, secs + sec10 + sec100);
   return 0;
 }
