@@ -547,6 +547,11 @@ int main(int argc, char **argv) {
     if (serial)
       du_argv_push(&cmd, "-lpompt-stubs");
     du_argv_push(&cmd, "-Wl,--pop-state");
+    /* A tool linked into the program must be visible to libpompt's lookup
+     * of ompt_start_tool in the address space (OpenMP 5.2 tool activation);
+     * executables export nothing by default. */
+    if (!l.shared)
+      du_argv_push(&cmd, "-Wl,--export-dynamic-symbol=ompt_start_tool");
     push_rpath(&cmd, paths.libdir);
     if (serial && other_stubs_dir)
       push_rpath(&cmd, paths.stubs_libdir);
