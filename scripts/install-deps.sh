@@ -9,7 +9,8 @@ packages=(
   meson ninja-build pkg-config gcc g++ binutils python3
   flex bison
   clang-14 libclang-14-dev libomp-14-dev
-  libpapi-dev
+  libpapi-dev libdw-dev
+  make cmake
 )
 
 missing=()
