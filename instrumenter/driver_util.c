@@ -421,7 +421,34 @@ int du_run(char *const argv[], size_t rsp_from) {
   return rc;
 }
 
-int du_run_capture(char *const argv[], char **out, size_t *out_len) {
+int du_run_stderr_to(char *const argv[], const char *err_path) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path,
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  pid_t pid;
+  int rc = spawn(argv, &fa, &pid);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc == 0)
+    rc = wait_child(pid, argv[0]);
+  return rc;
+}
+
+void du_copy_file(const char *path, FILE *f) {
+  FILE *in = fopen(path, "rb");
+  if (!in)
+    return;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+    fwrite(buf, 1, n, f);
+  fclose(in);
+  fflush(f);
+}
+
+int du_run_capture(char *const argv[], char **out, size_t *out_len,
+                   enum du_stderr err) {
+  static unsigned counter;
   *out = NULL;
   *out_len = 0;
   int fds[2];
@@ -434,12 +461,24 @@ int du_run_capture(char *const argv[], char **out, size_t *out_len) {
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&fa, fds[1]);
+  char *err_path = NULL;
+  if (err == DU_ERR_HIDE) {
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
+                                     O_WRONLY, 0);
+  } else if (err == DU_ERR_ON_FAILURE) {
+    err_path = du_xasprintf("%s/stderr%u.txt", du_tmpdir(NULL), ++counter);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path,
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  }
   pid_t pid;
   int rc = spawn(argv, &fa, &pid);
   posix_spawn_file_actions_destroy(&fa);
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
+    if (err_path)
+      unlink(err_path);
+    free(err_path);
     return rc;
   }
   size_t cap = 4096, len = 0;
@@ -462,7 +501,14 @@ int du_run_capture(char *const argv[], char **out, size_t *out_len) {
   buf[len] = '\0';
   *out = buf;
   *out_len = len;
-  return wait_child(pid, argv[0]);
+  rc = wait_child(pid, argv[0]);
+  if (err_path) {
+    if (rc != 0)
+      du_copy_file(err_path, stderr);
+    unlink(err_path);
+    free(err_path);
+  }
+  return rc;
 }
 
 /* ---- Response files ------------------------------------------------------ */
@@ -582,6 +628,7 @@ enum match {
   M_SEP,     /* the word, then its argument in the next word */
   M_JOINSEP, /* -Xarg or -X arg */
   M_PREFIX,  /* -Xarg only */
+  M_PREFIX_SEP, /* -Xarg, then another argument in the next word */
 };
 
 struct opt_entry {
@@ -727,6 +774,12 @@ static const struct opt_entry options[] = {
     {"--param", M_SEP, DU_ALL, DU_K_FLAG},
     {"-wrapper", M_SEP, DU_ALL, DU_K_FLAG},
     {"-Xclang", M_SEP, DU_ALL, DU_K_FLAG},
+    {"-Xopenmp-target=", M_PREFIX_SEP, DU_ALL, DU_K_FLAG},
+    {"-Xopenmp-target", M_SEP, DU_ALL, DU_K_FLAG},
+    {"-Xarch_", M_PREFIX_SEP, DU_ALL, DU_K_FLAG},
+    {"-Xcuda-fatbinary", M_SEP, DU_ALL, DU_K_FLAG},
+    {"-Xcuda-ptxas", M_SEP, DU_ALL, DU_K_FLAG},
+    {"-Xanalyzer", M_SEP, DU_ALL, DU_K_FLAG},
     {"-mllvm", M_SEP, DU_ALL, DU_K_FLAG},
     {"-target", M_SEP, DU_ALL, DU_K_TARGET},
     {"--target=", M_PREFIX, DU_ALL, DU_K_TARGET},
@@ -817,6 +870,13 @@ void du_match_option(const char *arg, const char *next, struct du_opt *o) {
         continue;
       o->value = arg + len;
       break;
+    case M_PREFIX_SEP:
+      if (!prefix || exact)
+        continue;
+      o->value = arg + len;
+      if (next)
+        o->nargs = 2;
+      break;
     }
     o->where = e->where;
     o->kind = e->kind;
@@ -866,6 +926,77 @@ enum du_lang du_lang_from_x(const char *x, bool *reset) {
   if (strcmp(x, "c++") == 0)
     return DU_LANG_CXX;
   return DU_LANG_OTHER;
+}
+
+bool du_is_header(const char *path, const char *xlang) {
+  if (xlang) {
+    size_t n = strlen(xlang);
+    return n >= 7 && strcmp(xlang + n - 7, "-header") == 0;
+  }
+  return in_list(du_suffix(path), header_suffixes);
+}
+
+/* ---- The compiler command -------------------------------------------------- */
+
+int du_compiler_words(char *const argv[], int argc, int i) {
+  static const char *const launchers[] = {"ccache", "sccache", "distcc",
+                                          "icecc", "buildcache", NULL};
+  if (i + 1 < argc && in_list(du_basename(argv[i]), launchers) &&
+      argv[i + 1][0] != '-')
+    return 2;
+  return 1;
+}
+
+/* Whether name is an executable file in one of the PATH directories. */
+static bool in_path(const char *name) {
+  const char *path = getenv("PATH");
+  if (!path || !*path)
+    return false;
+  const char *p = path;
+  for (;;) {
+    size_t len = strcspn(p, ":");
+    char *file = len ? du_xasprintf("%.*s/%s", (int)len, p, name)
+                     : du_xasprintf("./%s", name);
+    bool ok = access(file, X_OK) == 0;
+    free(file);
+    if (ok)
+      return true;
+    if (!p[len])
+      return false;
+    p += len + 1;
+  }
+}
+
+char *du_nm_for(const char *compiler) {
+  const char *env = getenv("POMPT_NM");
+  if (env && *env)
+    return du_xstrdup(env);
+  const char *base = du_basename(compiler);
+  char *candidate = NULL;
+  const char *clang = strstr(base, "clang");
+  if (clang) {
+    /* clang, clang-14, clang++-14, x86_64-linux-gnu-clang-14 */
+    const char *dash = strrchr(clang, '-');
+    if (dash && isdigit((unsigned char)dash[1]))
+      candidate = du_xasprintf("llvm-nm%s", dash);
+    else
+      candidate = du_xstrdup("llvm-nm");
+  } else {
+    /* <triple>-gcc[-N], <triple>-g++[-N], <triple>-cc, <triple>-c++ */
+    static const char *const drivers[] = {"-gcc", "-g++", "-cc", "-c++",
+                                          NULL};
+    for (size_t i = 0; drivers[i] && !candidate; i++) {
+      const char *at = strstr(base, drivers[i]);
+      const char *rest = at ? at + strlen(drivers[i]) : NULL;
+      if (at && at > base && (!*rest || (rest[0] == '-' &&
+                                         isdigit((unsigned char)rest[1]))))
+        candidate = du_xasprintf("%.*s-nm", (int)(at - base), base);
+    }
+  }
+  if (candidate && in_path(candidate))
+    return candidate;
+  free(candidate);
+  return du_xstrdup("nm");
 }
 
 /* ---- Paths ---------------------------------------------------------------- */

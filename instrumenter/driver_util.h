@@ -61,9 +61,24 @@ void du_print_command(FILE *f, char *const argv[]);
  * directory (GCC and GNU binutils read those).  0 means never. */
 int du_run(char *const argv[], size_t rsp_from);
 
+/* What du_run_capture() does with the child's stderr. */
+enum du_stderr {
+  DU_ERR_SHOW,       /* inherited */
+  DU_ERR_ON_FAILURE, /* shown only when the exit status is not 0 */
+  DU_ERR_HIDE,       /* dropped */
+};
+
 /* Like du_run(), but collects the child's stdout into *out (NUL-terminated,
  * malloc'ed, *out_len bytes); the caller frees it. */
-int du_run_capture(char *const argv[], char **out, size_t *out_len);
+int du_run_capture(char *const argv[], char **out, size_t *out_len,
+                   enum du_stderr err);
+
+/* Like du_run() (no response file), but the child's stderr goes to the
+ * file err_path (created or truncated). */
+int du_run_stderr_to(char *const argv[], const char *err_path);
+
+/* Copies the file at path to f (nothing if it cannot be read). */
+void du_copy_file(const char *path, FILE *f);
 
 /* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT: the signal is
  * forwarded to the running child, and once that has ended the temporary
@@ -152,6 +167,21 @@ enum du_lang {
 enum du_lang du_lang_from_name(const char *path, bool cxx_driver);
 /* From the value of -x; *reset is set for "none". */
 enum du_lang du_lang_from_x(const char *x, bool *reset);
+/* Whether the compiler makes a precompiled header of this input instead of
+ * an object: xlang (the -x value in force, or NULL) ends in "-header", or
+ * there is none and the name has a header suffix (.h, .hpp, ...). */
+bool du_is_header(const char *path, const char *xlang);
+
+/* ---- The compiler command ------------------------------------------------
+ * How many words of argv, from index i, name the compiler: 2 when argv[i]
+ * is a compiler launcher (ccache, sccache, distcc, icecc, buildcache)
+ * followed by the compiler, else 1.  The last of them is the compiler. */
+int du_compiler_words(char *const argv[], int argc, int i);
+/* The nm that reads the objects this compiler writes: $POMPT_NM; else
+ * llvm-nm[-N] for clang[-N] (it reads LLVM bitcode, as from -flto), or
+ * <triple>-nm for a <triple>-gcc cross compiler, when found in PATH; else
+ * "nm".  The caller frees the result. */
+char *du_nm_for(const char *compiler);
 
 /* ---- Paths ---------------------------------------------------------------- */
 const char *du_basename(const char *path);

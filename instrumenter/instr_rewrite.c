@@ -3,26 +3,38 @@
  * wrap them in POMP monitoring calls (doc/instrumentation.md).
  *
  * The unit is never re-printed from an AST: every change is an edit (an
- * insertion, or the replacement of one pragma line) at a byte offset of the
- * input, and all edits are applied in one pass at the end.  At equal offsets
- * closing insertions come first (inner before outer), then opening ones
- * (outer before inner), then the replacement of the text at that offset.
+ * insertion, or the replacement of one pragma line or of a routine name) at
+ * a byte offset of the input, and all edits are applied in one pass at the
+ * end.  At equal offsets closing insertions come first (inner before
+ * outer), then opening ones (outer before inner), then the replacement of
+ * the text at that offset.
  *
  * libclang parses the unit without -fopenmp, so that every structured block
  * is an ordinary statement; the pragma lines themselves are found in the
- * text and parsed by the clause grammar (omp_directive.h).
+ * text and parsed by the clause grammar (omp_directive.h).  Calls of OpenMP
+ * API routines are found in the AST.
+ *
+ * Every instrumented construct is a chain of one to three leaf constructs
+ * (a combined construct such as "parallel master taskloop" is split into
+ * "parallel", "master" and "taskloop"); each leaf contributes text before
+ * its pragma line, its pragma line, text around the structured block and
+ * text after it.
  *
  * Details the specification leaves to the implementation:
  *  - The thread id is written as -1, POMP_THREAD_SELF's value: the output
  *    is compiled as cpp-output, without macro expansion.
- *  - A region whose default clause is not default(shared) (parallel, and
- *    pass-through constructs such as task) also shares the handles and CTC
- *    strings of the instrumented constructs inside it: GCC requires static
- *    variables referenced in such a region to be listed.
+ *  - A region whose default clause is not default(shared) (parallel, task,
+ *    taskloop, and pass-through constructs such as teams) also shares the
+ *    handles and CTC strings of the instrumented constructs inside it: GCC
+ *    requires static variables referenced in such a region to be listed.
  *  - Constructs inside target regions (and declare target blocks) are not
- *    instrumented: their code may run on a device.
+ *    instrumented: their code may run on a device.  Nothing is inserted
+ *    into the body of a simd or loop construct either (no calls there).
  *  - Loop bounds are passed as int64_t casts, so that -Wconversion stays
  *    quiet.
+ *  - Nothing passes quadratic time: nesting depths and region membership
+ *    are computed in one sweep over the pragmas, sorted offsets are
+ *    searched by bisection.
  */
 #define _XOPEN_SOURCE 700
 
@@ -83,13 +95,69 @@ struct section_rec {
   int depth;
 };
 
+/* Leaf constructs: what a combined construct is split into. */
+enum leaf_kind {
+  LK_PARALLEL,
+  LK_FOR,
+  LK_FOR_SIMD,
+  LK_SECTIONS,
+  LK_SINGLE,
+  LK_LOOP,
+  LK_SCOPE,
+  LK_MASTER,
+  LK_MASKED,
+  LK_CRITICAL,
+  LK_ORDERED,
+  LK_ATOMIC,
+  LK_SIMD,
+  LK_TASK,
+  LK_TASKLOOP,
+  LK_TASKLOOP_SIMD,
+  LK_TASKGROUP,
+  LK_BARRIER,
+  LK_TASKWAIT,
+  LK_TASKYIELD,
+  LK_FLUSH,
+  LK_CANCEL,
+  LK_CANCELLATION_POINT,
+  LK_ERROR,
+  /* the target family (doc/target.md) */
+  LK_TARGET_ENTER_DATA,
+  LK_TARGET_EXIT_DATA,
+  LK_TARGET_UPDATE,
+  LK_TARGET,
+  LK_TARGET_DATA,
+  LK_TEAMS,
+  LK_DISTRIBUTE,
+  LK_DISTRIBUTE_SIMD,
+  LK_DISTRIBUTE_PAR_FOR,
+  LK_DISTRIBUTE_PAR_FOR_SIMD,
+  LK_COUNT
+};
+
+#define MAX_LEAVES 3
+
+/* #pragma pomp directives (seed 004, sections 3.6, 3.8, 3.9). */
+enum pomp_dir {
+  PD_NONE = 0,
+  PD_BEGIN,
+  PD_END,
+  PD_EVENT,
+  PD_INIT,
+  PD_FINALIZE,
+  PD_ON,
+  PD_OFF,
+  PD_NOINSTRUMENT,
+  PD_INSTRUMENT
+};
+
 struct pragma {
   size_t line;   /* line index */
   size_t lbegin; /* start of the pragma line */
   size_t lend;   /* end of the pragma line, newline excluded */
   size_t tbegin; /* start of the directive text (after "omp") */
   size_t tend;   /* end of the directive text, trailing blanks excluded */
-  /* The clauses, kept for instrumented kinds and default clauses. */
+  /* The clauses (all of them; NULL when there are none). */
   struct omp_clause *clauses;
   int has_critical_name;
   struct omp_span critical_name;
@@ -99,15 +167,49 @@ struct pragma {
   int declarative;
   size_t nclauses;
   int target;      /* a target construct with a block */
+  int quiet;       /* a simd or loop construct: nothing goes into its block */
   int block_state; /* 0: not yet, 1: computing, 2: found, -1: not found */
   size_t sbegin, send;
   int instrument;
   int number;
-  int depth;
+  int depth; /* 2 x the number of blocks that contain the pragma line */
   int default_private; /* has a default clause other than default(shared) */
+  int cancel_inside;   /* a cancel for/sections binds to this construct */
   struct section_rec *secs;
   size_t nsecs;
   char *ctc;
+  /* The leaves of the construct (nleaves 0: not instrumented). */
+  enum leaf_kind leaves[MAX_LEAVES];
+  int nleaves;
+  unsigned leaf_on; /* bit i: leaf i emits events */
+  char **repl;      /* per clause: the variable replacing its expression */
+  int nmaps;        /* target family: items in pompt_map_N */
+  /* #pragma pomp */
+  enum pomp_dir pomp;
+  size_t uname_b, uname_e; /* user region name */
+  int partner;             /* end: index of its begin pragma */
+};
+
+/* A call of an OpenMP API routine that is rewritten. */
+struct api_call {
+  size_t begin;          /* start of the call expression */
+  size_t name_b, name_e; /* the routine's name */
+  size_t args;           /* just after the '(' */
+  int nargs;
+  int routine; /* index into api_routines[] */
+  int number;
+  char *ctc;
+};
+
+/* An instrumented place with a handle: a pragma or an API call. */
+struct site {
+  size_t off;
+  int is_call;
+  size_t index;
+};
+
+struct interval {
+  size_t b, e;
 };
 
 struct edit {
@@ -123,6 +225,7 @@ struct unit {
   const char *text;
   size_t len;
   enum instr_lang lang;
+  const struct instr_options *opts;
 
   size_t nlines;
   size_t *lstart; /* nlines + 1 entries */
@@ -145,6 +248,13 @@ struct unit {
   size_t nstmts, capstmts;
   struct diag_rec *diags;
   size_t ndiags;
+  struct api_call *calls;
+  size_t ncalls, capcalls;
+
+  struct site *sites; /* sorted by offset */
+  size_t nsites;
+  struct interval *target_iv, *quiet_iv; /* sorted, disjoint */
+  size_t ntarget_iv, nquiet_iv;
 
   struct edit *edits;
   size_t nedits, capedits;
@@ -612,26 +722,281 @@ static void set_dname(struct unit *u, struct pragma *p,
   p->dname[o] = '\0';
 }
 
-static int is_instrumented_kind(enum omp_directive_kind k) {
+/* The leaves of an instrumented directive kind; 0 for other kinds. */
+static int chain_of(enum omp_directive_kind k, enum leaf_kind out[MAX_LEAVES]) {
   switch (k) {
-  case OMP_DIR_PARALLEL:
-  case OMP_DIR_FOR:
-  case OMP_DIR_PARALLEL_FOR:
-  case OMP_DIR_SECTIONS:
-  case OMP_DIR_PARALLEL_SECTIONS:
-  case OMP_DIR_SINGLE:
-  case OMP_DIR_MASTER:
-  case OMP_DIR_CRITICAL:
-  case OMP_DIR_BARRIER:
+#define C1(d, a)                                                               \
+  case OMP_DIR_##d:                                                            \
+    out[0] = a;                                                                \
     return 1;
+#define C2(d, a, b)                                                            \
+  case OMP_DIR_##d:                                                            \
+    out[0] = a;                                                                \
+    out[1] = b;                                                                \
+    return 2;
+#define C3(d, a, b, c)                                                         \
+  case OMP_DIR_##d:                                                            \
+    out[0] = a;                                                                \
+    out[1] = b;                                                                \
+    out[2] = c;                                                                \
+    return 3;
+    C1(PARALLEL, LK_PARALLEL)
+    C1(FOR, LK_FOR)
+    C1(FOR_SIMD, LK_FOR_SIMD)
+    C1(SECTIONS, LK_SECTIONS)
+    C1(SINGLE, LK_SINGLE)
+    C1(LOOP, LK_LOOP)
+    C1(SCOPE, LK_SCOPE)
+    C1(MASTER, LK_MASTER)
+    C1(MASKED, LK_MASKED)
+    C1(CRITICAL, LK_CRITICAL)
+    C1(ORDERED, LK_ORDERED)
+    C1(ATOMIC, LK_ATOMIC)
+    C1(SIMD, LK_SIMD)
+    C1(TASK, LK_TASK)
+    C1(TASKLOOP, LK_TASKLOOP)
+    C1(TASKLOOP_SIMD, LK_TASKLOOP_SIMD)
+    C1(TASKGROUP, LK_TASKGROUP)
+    C1(BARRIER, LK_BARRIER)
+    C1(TASKWAIT, LK_TASKWAIT)
+    C1(TASKYIELD, LK_TASKYIELD)
+    C1(FLUSH, LK_FLUSH)
+    C1(CANCEL, LK_CANCEL)
+    C1(CANCELLATION_POINT, LK_CANCELLATION_POINT)
+    C1(ERROR, LK_ERROR)
+    C1(TARGET, LK_TARGET)
+    C1(TARGET_PARALLEL, LK_TARGET)
+    C1(TARGET_PARALLEL_FOR, LK_TARGET)
+    C1(TARGET_PARALLEL_FOR_SIMD, LK_TARGET)
+    C1(TARGET_PARALLEL_LOOP, LK_TARGET)
+    C1(TARGET_SIMD, LK_TARGET)
+    C1(TARGET_TEAMS, LK_TARGET)
+    C1(TARGET_TEAMS_DISTRIBUTE, LK_TARGET)
+    C1(TARGET_TEAMS_DISTRIBUTE_SIMD, LK_TARGET)
+    C1(TARGET_TEAMS_DISTRIBUTE_PARALLEL_FOR, LK_TARGET)
+    C1(TARGET_TEAMS_DISTRIBUTE_PARALLEL_FOR_SIMD, LK_TARGET)
+    C1(TARGET_TEAMS_LOOP, LK_TARGET)
+    C1(TARGET_DATA, LK_TARGET_DATA)
+    C1(TARGET_ENTER_DATA, LK_TARGET_ENTER_DATA)
+    C1(TARGET_EXIT_DATA, LK_TARGET_EXIT_DATA)
+    C1(TARGET_UPDATE, LK_TARGET_UPDATE)
+    C1(TEAMS, LK_TEAMS)
+    C1(DISTRIBUTE, LK_DISTRIBUTE)
+    C1(DISTRIBUTE_SIMD, LK_DISTRIBUTE_SIMD)
+    C1(DISTRIBUTE_PARALLEL_FOR, LK_DISTRIBUTE_PAR_FOR)
+    C1(DISTRIBUTE_PARALLEL_FOR_SIMD, LK_DISTRIBUTE_PAR_FOR_SIMD)
+    C2(TEAMS_DISTRIBUTE, LK_TEAMS, LK_DISTRIBUTE)
+    C2(TEAMS_DISTRIBUTE_SIMD, LK_TEAMS, LK_DISTRIBUTE_SIMD)
+    C2(TEAMS_DISTRIBUTE_PARALLEL_FOR, LK_TEAMS, LK_DISTRIBUTE_PAR_FOR)
+    C2(TEAMS_DISTRIBUTE_PARALLEL_FOR_SIMD, LK_TEAMS,
+       LK_DISTRIBUTE_PAR_FOR_SIMD)
+    C2(TEAMS_LOOP, LK_TEAMS, LK_LOOP)
+    C2(PARALLEL_FOR, LK_PARALLEL, LK_FOR)
+    C2(PARALLEL_FOR_SIMD, LK_PARALLEL, LK_FOR_SIMD)
+    C2(PARALLEL_SECTIONS, LK_PARALLEL, LK_SECTIONS)
+    C2(PARALLEL_LOOP, LK_PARALLEL, LK_LOOP)
+    C2(PARALLEL_MASTER, LK_PARALLEL, LK_MASTER)
+    C2(PARALLEL_MASKED, LK_PARALLEL, LK_MASKED)
+    C2(MASTER_TASKLOOP, LK_MASTER, LK_TASKLOOP)
+    C2(MASTER_TASKLOOP_SIMD, LK_MASTER, LK_TASKLOOP_SIMD)
+    C2(MASKED_TASKLOOP, LK_MASKED, LK_TASKLOOP)
+    C2(MASKED_TASKLOOP_SIMD, LK_MASKED, LK_TASKLOOP_SIMD)
+    C3(PARALLEL_MASTER_TASKLOOP, LK_PARALLEL, LK_MASTER, LK_TASKLOOP)
+    C3(PARALLEL_MASTER_TASKLOOP_SIMD, LK_PARALLEL, LK_MASTER,
+       LK_TASKLOOP_SIMD)
+    C3(PARALLEL_MASKED_TASKLOOP, LK_PARALLEL, LK_MASKED, LK_TASKLOOP)
+    C3(PARALLEL_MASKED_TASKLOOP_SIMD, LK_PARALLEL, LK_MASKED,
+       LK_TASKLOOP_SIMD)
+#undef C1
+#undef C2
+#undef C3
   default:
     return 0;
   }
 }
 
-static int is_parallel_kind(enum omp_directive_kind k) {
-  return k == OMP_DIR_PARALLEL || k == OMP_DIR_PARALLEL_FOR ||
-         k == OMP_DIR_PARALLEL_SECTIONS;
+static const struct {
+  const char *name; /* as written in a split construct's pragma */
+  unsigned group;
+} leaf_info[LK_COUNT] = {
+    [LK_PARALLEL] = {"parallel", INSTR_GROUP_PARALLEL},
+    [LK_FOR] = {"for", INSTR_GROUP_LOOP},
+    [LK_FOR_SIMD] = {"for simd", INSTR_GROUP_LOOP},
+    [LK_SECTIONS] = {"sections", INSTR_GROUP_WORKSHARE},
+    [LK_SINGLE] = {"single", INSTR_GROUP_WORKSHARE},
+    [LK_LOOP] = {"loop", INSTR_GROUP_LOOP},
+    [LK_SCOPE] = {"scope", INSTR_GROUP_WORKSHARE},
+    [LK_MASTER] = {"master", INSTR_GROUP_SYNC},
+    [LK_MASKED] = {"masked", INSTR_GROUP_SYNC},
+    [LK_CRITICAL] = {"critical", INSTR_GROUP_SYNC},
+    [LK_ORDERED] = {"ordered", INSTR_GROUP_SYNC},
+    [LK_ATOMIC] = {"atomic", INSTR_GROUP_SYNC},
+    [LK_SIMD] = {"simd", INSTR_GROUP_LOOP},
+    [LK_TASK] = {"task", INSTR_GROUP_TASK},
+    [LK_TASKLOOP] = {"taskloop", INSTR_GROUP_TASK},
+    [LK_TASKLOOP_SIMD] = {"taskloop simd", INSTR_GROUP_TASK},
+    [LK_TASKGROUP] = {"taskgroup", INSTR_GROUP_TASK},
+    [LK_BARRIER] = {"barrier", INSTR_GROUP_SYNC},
+    [LK_TASKWAIT] = {"taskwait", INSTR_GROUP_TASK},
+    [LK_TASKYIELD] = {"taskyield", INSTR_GROUP_TASK},
+    [LK_FLUSH] = {"flush", INSTR_GROUP_SYNC},
+    [LK_CANCEL] = {"cancel", INSTR_GROUP_SYNC},
+    [LK_CANCELLATION_POINT] = {"cancellation point", INSTR_GROUP_SYNC},
+    [LK_ERROR] = {"error", INSTR_GROUP_SYNC},
+    [LK_TARGET_ENTER_DATA] = {"target enter data", INSTR_GROUP_TARGET},
+    [LK_TARGET_EXIT_DATA] = {"target exit data", INSTR_GROUP_TARGET},
+    [LK_TARGET_UPDATE] = {"target update", INSTR_GROUP_TARGET},
+    [LK_TARGET] = {"target", INSTR_GROUP_TARGET},
+    [LK_TARGET_DATA] = {"target data", INSTR_GROUP_TARGET},
+    [LK_TEAMS] = {"teams", INSTR_GROUP_PARALLEL},
+    [LK_DISTRIBUTE] = {"distribute", INSTR_GROUP_LOOP},
+    [LK_DISTRIBUTE_SIMD] = {"distribute simd", INSTR_GROUP_LOOP},
+    [LK_DISTRIBUTE_PAR_FOR] = {"distribute parallel for", INSTR_GROUP_LOOP},
+    [LK_DISTRIBUTE_PAR_FOR_SIMD] = {"distribute parallel for simd",
+                                    INSTR_GROUP_LOOP},
+};
+
+/* A directive whose block gets no inserted calls: simd (any construct
+ * whose name has the word simd) and loop (a name that ends in the word
+ * loop, which is not taskloop).  Their bodies are restricted regions. */
+static int is_quiet_kind(enum omp_directive_kind k) {
+  if (k == OMP_DIR_UNKNOWN || k == OMP_DIR_DECLARE_SIMD)
+    return 0;
+  const char *n = omp_directive_kind_name(k);
+  size_t len = strlen(n);
+  const char *w = strstr(n, "simd");
+  if (w && (w == n || w[-1] == ' ') && (w[4] == '\0' || w[4] == ' '))
+    return 1;
+  return len >= 4 && strcmp(n + len - 4, "loop") == 0 &&
+         (len == 4 || n[len - 5] == ' ');
+}
+
+/* The text of the item list / argument of a clause, trimmed. */
+static int clause_is_word(const char *t, const struct omp_clause *c,
+                          const char *word) {
+  size_t n = strlen(word);
+  size_t b = c->args.begin, e = c->args.end;
+  while (b < e && is_space(t[b]))
+    b++;
+  while (e > b && is_space(t[e - 1]))
+    e--;
+  return e - b == n && memcmp(t + b, word, n) == 0;
+}
+
+/* ---- #pragma pomp -------------------------------------------------------- */
+
+/* If line li is "#pragma pomp ...", returns 1 and the offset after "pomp". */
+static int is_pomp_pragma(const struct unit *u, size_t li, size_t *text_off) {
+  const char *t = u->text;
+  size_t p = line_first(u, li), e = line_end(u, li);
+  if (p >= e || t[p] != '#')
+    return 0;
+  p++;
+  while (p < e && is_blank(t[p]))
+    p++;
+  if (e - p < 6 || memcmp(t + p, "pragma", 6) != 0 || !is_blank(t[p + 6]))
+    return 0;
+  p += 6;
+  while (p < e && is_blank(t[p]))
+    p++;
+  if (e - p < 4 || memcmp(t + p, "pomp", 4) != 0 ||
+      (p + 4 < e && !is_blank(t[p + 4])))
+    return 0;
+  *text_off = p + 4;
+  return 1;
+}
+
+/* Parses the text of a "#pragma pomp" line:
+ *   inst begin(name) | inst end(name) | inst event(name)
+ *   inst init | inst finalize | inst on | inst off
+ *   noinstrument | instrument
+ * Returns 0 (p->pomp set), 1 for a directive this version does not know
+ * (warning), -1 on a malformed one (error reported). */
+static int parse_pomp(struct unit *u, struct pragma *p) {
+  const char *t = u->text;
+  size_t pos = p->tbegin, e = p->tend;
+  size_t w1b, w1e, w2b, w2e;
+#define SKIP()                                                                 \
+  while (pos < e && is_blank(t[pos]))                                          \
+  pos++
+  SKIP();
+  w1b = pos;
+  while (pos < e && is_idch(t[pos]))
+    pos++;
+  w1e = pos;
+  if (w1e - w1b == 12 && memcmp(t + w1b, "noinstrument", 12) == 0) {
+    p->pomp = PD_NOINSTRUMENT;
+  } else if (w1e - w1b == 10 && memcmp(t + w1b, "instrument", 10) == 0) {
+    p->pomp = PD_INSTRUMENT;
+  } else if (w1e - w1b == 4 && memcmp(t + w1b, "inst", 4) == 0) {
+    SKIP();
+    w2b = pos;
+    while (pos < e && is_idch(t[pos]))
+      pos++;
+    w2e = pos;
+    static const struct {
+      const char *w;
+      enum pomp_dir d;
+    } words[] = {{"begin", PD_BEGIN},   {"end", PD_END},
+                 {"event", PD_EVENT},   {"init", PD_INIT},
+                 {"finalize", PD_FINALIZE}, {"on", PD_ON},
+                 {"off", PD_OFF}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+      if (strlen(words[i].w) == w2e - w2b &&
+          memcmp(t + w2b, words[i].w, w2e - w2b) == 0)
+        p->pomp = words[i].d;
+    if (p->pomp == PD_NONE) {
+      error_at(u, w2b < e ? w2b : p->tbegin,
+               "malformed '#pragma pomp inst': expected begin(name), "
+               "end(name), event(name), init, finalize, on or off");
+      return -1;
+    }
+    if (p->pomp == PD_BEGIN || p->pomp == PD_END || p->pomp == PD_EVENT) {
+      SKIP();
+      if (pos >= e || t[pos] != '(') {
+        error_at(u, pos, "expected '(' and a region name after "
+                         "'#pragma pomp inst %.*s'",
+                 (int)(w2e - w2b), t + w2b);
+        return -1;
+      }
+      size_t nb = ++pos;
+      int depth = 1;
+      while (pos < e && depth > 0) {
+        if (t[pos] == '(')
+          depth++;
+        else if (t[pos] == ')')
+          depth--;
+        if (depth > 0)
+          pos++;
+      }
+      if (depth > 0) {
+        error_at(u, nb - 1, "expected ')' to close '(' of the region name");
+        return -1;
+      }
+      size_t ne = pos++;
+      while (nb < ne && is_space(t[nb]))
+        nb++;
+      while (ne > nb && is_space(t[ne - 1]))
+        ne--;
+      if (ne == nb) {
+        error_at(u, nb, "empty region name in '#pragma pomp inst %.*s'",
+                 (int)(w2e - w2b), t + w2b);
+        return -1;
+      }
+      p->uname_b = nb;
+      p->uname_e = ne;
+    }
+  } else {
+    return 1;
+  }
+  SKIP();
+  if (pos < e) {
+    error_at(u, pos, "unexpected text after '#pragma pomp' directive");
+    p->pomp = PD_NONE;
+    return -1;
+  }
+#undef SKIP
+  return 0;
 }
 
 /* The grammar counts columns from the start of the directive text; the
@@ -658,8 +1023,14 @@ static void scan_pragmas(struct unit *u) {
   for (size_t li = 0; li < u->nlines; li++) {
     u->pragma_of_line[li] = -1;
     size_t tb;
-    if (u->lines[li].sys || u->lines[li].marker || !is_omp_pragma(u, li, &tb))
+    int is_pomp = 0;
+    if (u->lines[li].sys || u->lines[li].marker)
       continue;
+    if (!is_omp_pragma(u, li, &tb)) {
+      if (!is_pomp_pragma(u, li, &tb))
+        continue;
+      is_pomp = 1;
+    }
     if (u->npragmas == cap) {
       cap = cap ? cap * 2 : 16;
       u->pragmas = instr_xrealloc(u->pragmas, cap * sizeof *u->pragmas);
@@ -674,6 +1045,18 @@ static void scan_pragmas(struct unit *u) {
     while (p->tend > p->tbegin && is_space(u->text[p->tend - 1]))
       p->tend--;
     u->pragma_of_line[li] = (int32_t)u->npragmas++;
+    p->partner = -1;
+
+    if (is_pomp) {
+      p->kind = OMP_DIR_UNKNOWN;
+      p->standalone = 1;
+      p->declarative = 1;
+      snprintf(p->dname, sizeof p->dname, "pomp");
+      if (parse_pomp(u, p) > 0)
+        warning_at(u, p->tbegin,
+                   "unknown '#pragma pomp' directive; passed through");
+      continue;
+    }
 
     memset(d, 0, sizeof *d);
     if (omp_directive_parse(u->text + p->tbegin, p->tend - p->tbegin, d) != 0) {
@@ -706,8 +1089,17 @@ static void scan_pragmas(struct unit *u) {
       p->default_private = !(an == 6 && memcmp(a, "shared", 6) == 0);
     }
     classify(p, d);
-    if ((is_instrumented_kind(p->kind) || p->default_private) &&
-        d->n_clauses > 0) {
+    p->nleaves = chain_of(p->kind, p->leaves);
+    p->quiet = is_quiet_kind(p->kind);
+    if (p->kind == OMP_DIR_ORDERED && p->standalone)
+      p->nleaves = 0; /* doacross: no block, no event */
+    if (p->kind == OMP_DIR_ERROR) {
+      /* Only at(execution) does anything at run time. */
+      const struct omp_clause *at = omp_directive_find(d, OMP_CLAUSE_AT);
+      if (!at || !clause_is_word(u->text + p->tbegin, at, "execution"))
+        p->nleaves = 0;
+    }
+    if ((p->nleaves > 0 || p->default_private) && d->n_clauses > 0) {
       p->clauses = instr_xmalloc(d->n_clauses * sizeof *p->clauses);
       memcpy(p->clauses, d->clauses, d->n_clauses * sizeof *p->clauses);
     }
@@ -718,6 +1110,131 @@ static void scan_pragmas(struct unit *u) {
 }
 
 /* ---- libclang ------------------------------------------------------------ */
+
+/* The OpenMP API routines whose calls are rewritten (seed 004, section 3.4;
+ * pomp.h declares a POMP_Api_<name> wrapper for each). */
+static const char *const api_routines[] = {
+    "omp_init_lock",          "omp_init_lock_with_hint",
+    "omp_destroy_lock",       "omp_set_lock",
+    "omp_unset_lock",         "omp_test_lock",
+    "omp_init_nest_lock",     "omp_init_nest_lock_with_hint",
+    "omp_destroy_nest_lock",  "omp_set_nest_lock",
+    "omp_unset_nest_lock",    "omp_test_nest_lock",
+    "omp_set_num_threads",    "omp_get_num_threads",
+    "omp_get_max_threads",    "omp_get_thread_num",
+    "omp_get_num_procs",      "omp_in_parallel",
+    "omp_set_dynamic",        "omp_get_dynamic",
+    "omp_set_nested",         "omp_get_nested",
+    "omp_control_tool",       NULL};
+
+static int api_routine(const char *name) {
+  if (strncmp(name, "omp_", 4) != 0)
+    return -1;
+  for (int i = 0; api_routines[i]; i++)
+    if (strcmp(api_routines[i], name) == 0)
+      return i;
+  return -1;
+}
+
+static void cursor_span(CXCursor c, size_t *b, size_t *e);
+
+/* A declaration of the routine as the OpenMP runtime has it: a function at
+ * global scope (not a member, not in a namespace) that this unit does not
+ * define outside system headers (a user's own definition, a shim, keeps
+ * its calls). */
+static int is_runtime_routine(CXCursor decl) {
+  if (clang_getCursorKind(decl) != CXCursor_FunctionDecl)
+    return 0;
+  CXCursor parent = clang_getCursorSemanticParent(decl);
+  enum CXCursorKind pk = clang_getCursorKind(parent);
+  if (pk != CXCursor_TranslationUnit && pk != CXCursor_LinkageSpec &&
+      pk != CXCursor_UnexposedDecl)
+    return 0;
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (!clang_Cursor_isNull(def) &&
+      !clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+    return 0;
+  return 1;
+}
+
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent,
+                                           CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+/* Records a call of an OpenMP API routine that is to be rewritten. */
+static void check_api_call(struct unit *u, CXCursor call) {
+  /* The callee expression: the call's first child. */
+  CXCursor callee = clang_getNullCursor();
+  clang_visitChildren(call, first_child, &callee);
+  if (clang_Cursor_isNull(callee))
+    return;
+  /* Through implicit conversions to the reference of the routine. */
+  CXCursor ref = callee;
+  for (int guard = 0; guard < 4; guard++) {
+    enum CXCursorKind k = clang_getCursorKind(ref);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef)
+      break;
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+      return;
+    CXCursor inner = clang_getNullCursor();
+    clang_visitChildren(ref, first_child, &inner);
+    if (clang_Cursor_isNull(inner))
+      return;
+    ref = inner;
+  }
+  enum CXCursorKind rk = clang_getCursorKind(ref);
+  if (rk != CXCursor_DeclRefExpr && rk != CXCursor_OverloadedDeclRef)
+    return;
+  CXCursor decl = clang_getCursorReferenced(ref);
+  if (clang_getCursorKind(decl) == CXCursor_OverloadedDeclRef) {
+    /* A call with dependent arguments in a template: every candidate must
+     * be the runtime's routine. */
+    unsigned n = clang_getNumOverloadedDecls(decl);
+    if (n == 0)
+      return;
+    for (unsigned i = 0; i < n; i++)
+      if (!is_runtime_routine(clang_getOverloadedDecl(decl, i)))
+        return;
+    decl = clang_getOverloadedDecl(decl, 0);
+  } else if (!is_runtime_routine(decl)) {
+    return;
+  }
+  CXString name = clang_getCursorSpelling(decl);
+  int routine = api_routine(clang_getCString(name));
+  clang_disposeString(name);
+  if (routine < 0)
+    return;
+
+  size_t cb, ce, rb, re;
+  cursor_span(call, &cb, &ce);
+  cursor_span(ref, &rb, &re);
+  const char *rname = api_routines[routine];
+  size_t rn = strlen(rname);
+  if (re > u->len || re < rb + rn || memcmp(u->text + re - rn, rname, rn) != 0)
+    return; /* not spelled as the plain name: left alone */
+  /* The '(' of the argument list follows the callee expression (which
+   * may be parenthesised: "(omp_set_lock)(l)"). */
+  size_t callee_b, callee_e;
+  cursor_span(callee, &callee_b, &callee_e);
+  size_t q = skip_blank(u, callee_e > re ? callee_e : re);
+  if (q >= u->len || u->text[q] != '(')
+    return;
+  if (u->ncalls == u->capcalls) {
+    u->capcalls = u->capcalls ? u->capcalls * 2 : 64;
+    u->calls = instr_xrealloc(u->calls, u->capcalls * sizeof *u->calls);
+  }
+  struct api_call *a = &u->calls[u->ncalls++];
+  memset(a, 0, sizeof *a);
+  a->begin = cb;
+  a->name_b = re - rn;
+  a->name_e = re;
+  a->args = q + 1;
+  a->nargs = clang_Cursor_getNumArguments(call);
+  a->routine = routine;
+}
 
 static enum CXChildVisitResult collect_stmts(CXCursor c, CXCursor parent,
                                              CXClientData data) {
@@ -743,6 +1260,9 @@ static enum CXChildVisitResult collect_stmts(CXCursor c, CXCursor parent,
       u->stmts[u->nstmts].cur = c;
       u->nstmts++;
     }
+    if (k == CXCursor_CallExpr &&
+        !(u->opts->disabled & INSTR_GROUP_RUNTIME))
+      check_api_call(u, c);
   }
   return CXChildVisit_Recurse;
 }
@@ -867,7 +1387,7 @@ static int block_after(struct unit *u, size_t off, size_t *sb, size_t *se) {
   size_t li = line_of(u, p);
   if (u->text[p] == '#' && line_first(u, li) == p) {
     int32_t pi = u->pragma_of_line[li];
-    if (pi >= 0) {
+    if (pi >= 0 && !u->pragmas[pi].pomp) {
       struct pragma *q = &u->pragmas[pi];
       if (q->standalone || pragma_block(u, q) < 0)
         return -1;
@@ -1533,17 +2053,35 @@ static void add_items(struct name_list *l, const struct unit *u,
 
 /* Handles and CTC strings of the instrumented constructs inside
  * [from, to): a region with default(none) must share them. */
+static void site_names(const struct unit *u, const struct site *st,
+                       int *number) {
+  *number = st->is_call ? u->calls[st->index].number
+                        : u->pragmas[st->index].number;
+}
+
+/* Handles and CTC strings of the instrumented constructs and call sites
+ * inside [from, to): a region with default(none) must share them. */
 static void add_nested_handles(struct name_list *l, const struct unit *u,
                                size_t from, size_t to) {
   char name[48];
-  for (size_t i = 0; i < u->npragmas; i++) {
-    const struct pragma *q = &u->pragmas[i];
-    if (!q->instrument || q->lbegin < from || q->lbegin >= to)
-      continue;
-    snprintf(name, sizeof name, "pompt_h_%d", q->number);
-    name_list_add(l, name, strlen(name));
-    snprintf(name, sizeof name, "pompt_ctc_%d", q->number);
-    name_list_add(l, name, strlen(name));
+  size_t lo = 0, hi = u->nsites;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (u->sites[mid].off < from)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  /* Site names are unique and never a user's: appended without the
+   * (linear) duplicate check, so that a large region stays linear. */
+  for (size_t i = lo; i < u->nsites && u->sites[i].off < to; i++) {
+    int n;
+    site_names(u, &u->sites[i], &n);
+    l->v = instr_xrealloc(l->v, (l->n + 2) * sizeof *l->v);
+    snprintf(name, sizeof name, "pompt_h_%d", n);
+    l->v[l->n++] = instr_xstrndup(name, strlen(name));
+    snprintf(name, sizeof name, "pompt_ctc_%d", n);
+    l->v[l->n++] = instr_xstrndup(name, strlen(name));
   }
 }
 
@@ -1581,32 +2119,48 @@ static int edit_cmp(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
-/* ---- Construct rewrites
- * -------------------------------------------------------- */
+/* ---- Clause text ------------------------------------------------------------
+ */
 
-enum clause_side { SIDE_PAR, SIDE_WS };
+/* The variable that replaces clause c's expression, or NULL. */
+static const char *repl_of(const struct pragma *p, const struct omp_clause *c) {
+  if (!p->repl)
+    return NULL;
+  return p->repl[c - p->clauses];
+}
 
-/* Appends clause c's text, with the if/num_threads expression replaced by
- * the variable that holds its value when the construct is a parallel one. */
+/* Clause c's expression is evaluated before the construct into
+ * "<prefix>_<number>", which the clause then names. */
+static void set_repl(struct pragma *p, const struct omp_clause *c,
+                     const char *prefix) {
+  if (!p->repl) {
+    p->repl = instr_xmalloc(p->nclauses * sizeof *p->repl);
+    memset(p->repl, 0, p->nclauses * sizeof *p->repl);
+  }
+  size_t i = (size_t)(c - p->clauses);
+  struct instr_buf b = {0};
+  instr_buf_printf(&b, "%s_%d", prefix, p->number);
+  free(p->repl[i]);
+  p->repl[i] = instr_buf_take(&b);
+}
+
+/* Appends clause c's text, its expression replaced when set_repl said so. */
 static void append_clause(const struct unit *u, const struct pragma *p,
                           struct instr_buf *b, const struct omp_clause *c) {
   const char *t = ptext(u, p);
+  const char *r = repl_of(p, c);
   size_t eb, ee;
-  if (is_parallel_kind(p->kind) &&
-      (c->kind == OMP_CLAUSE_IF || c->kind == OMP_CLAUSE_NUM_THREADS) &&
-      clause_expr(c, &eb, &ee)) {
+  if (r && clause_expr(c, &eb, &ee)) {
     instr_buf_add(b, t + c->whole.begin, eb - c->whole.begin);
-    instr_buf_printf(b, "%s_%d",
-                     c->kind == OMP_CLAUSE_IF ? "pompt_if" : "pompt_nt",
-                     p->number);
+    instr_buf_puts(b, r);
     instr_buf_add(b, t + ee, c->whole.end - ee);
     return;
   }
   instr_buf_add(b, t + c->whole.begin, c->whole.end - c->whole.begin);
 }
 
-/* Appends the directive text with if/num_threads replaced (all clauses stay
- * where they are, bytes between them copied). */
+/* Appends the directive text with the replaced expressions (all clauses
+ * stay where they are, the bytes between them copied). */
 static void append_directive_text(const struct unit *u, const struct pragma *p,
                                   struct instr_buf *b) {
   const char *t = ptext(u, p);
@@ -1638,33 +2192,229 @@ static int lastprivate_has(const struct unit *u, const struct pragma *p,
   return r;
 }
 
-/* Which part of a combined construct a clause belongs to. */
-static enum clause_side clause_side(const struct omp_clause *c) {
-  switch (c->kind) {
-  case OMP_CLAUSE_SCHEDULE:
-  case OMP_CLAUSE_ORDERED:
-  case OMP_CLAUSE_COLLAPSE:
-  case OMP_CLAUSE_LASTPRIVATE:
-  case OMP_CLAUSE_REDUCTION:
-  case OMP_CLAUSE_LINEAR:
-  case OMP_CLAUSE_ORDER:
-  case OMP_CLAUSE_NOWAIT:
-  case OMP_CLAUSE_COPYPRIVATE:
-    return SIDE_WS;
+/* The modifier of a clause, trimmed; empty span if none. */
+static int modifier_is(const struct unit *u, const struct pragma *p,
+                       const struct omp_clause *c, const char *word) {
+  const char *t = ptext(u, p);
+  size_t b = c->modifier.begin, e = c->modifier.end;
+  while (b < e && is_space(t[b]))
+    b++;
+  while (e > b && is_space(t[e - 1]))
+    e--;
+  if (!word)
+    return e == b;
+  size_t n = strlen(word);
+  return e - b == n && memcmp(t + b, word, n) == 0;
+}
+
+/* The first clause of kind k that applies to the leaf named by an if
+ * clause's directive-name modifier (NULL: no modifier only). */
+static const struct omp_clause *find_if(const struct unit *u,
+                                        const struct pragma *p,
+                                        const char *leaf) {
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->kind != OMP_CLAUSE_IF)
+      continue;
+    if (modifier_is(u, p, c, NULL) || (leaf && modifier_is(u, p, c, leaf)))
+      return c;
+  }
+  return NULL;
+}
+
+/* ---- Splitting combined constructs -------------------------------------- */
+
+static int in_set(enum omp_clause_kind k, const enum omp_clause_kind *set) {
+  for (; *set != OMP_CLAUSE_OTHER; set++)
+    if (*set == k)
+      return 1;
+  return 0;
+}
+
+/* The clauses a leaf accepts (OpenMP 5.2), for distributing the clauses of
+ * a combined construct. */
+static int leaf_accepts(enum leaf_kind l, enum omp_clause_kind k) {
+  static const enum omp_clause_kind par[] = {
+      OMP_CLAUSE_IF,        OMP_CLAUSE_NUM_THREADS, OMP_CLAUSE_DEFAULT,
+      OMP_CLAUSE_PRIVATE,   OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_SHARED,
+      OMP_CLAUSE_COPYIN,    OMP_CLAUSE_REDUCTION,   OMP_CLAUSE_PROC_BIND,
+      OMP_CLAUSE_ALLOCATE,  OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind wsfor[] = {
+      OMP_CLAUSE_PRIVATE,  OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_LINEAR,   OMP_CLAUSE_REDUCTION,    OMP_CLAUSE_SCHEDULE,
+      OMP_CLAUSE_COLLAPSE, OMP_CLAUSE_ORDERED,      OMP_CLAUSE_NOWAIT,
+      OMP_CLAUSE_ALLOCATE, OMP_CLAUSE_ORDER,        OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind simd[] = {
+      OMP_CLAUSE_IF,          OMP_CLAUSE_SAFELEN,  OMP_CLAUSE_SIMDLEN,
+      OMP_CLAUSE_ALIGNED,     OMP_CLAUSE_NONTEMPORAL, OMP_CLAUSE_LINEAR,
+      OMP_CLAUSE_ORDER,       OMP_CLAUSE_PRIVATE,  OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_REDUCTION,   OMP_CLAUSE_COLLAPSE, OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind sections[] = {
+      OMP_CLAUSE_PRIVATE,   OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_REDUCTION, OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_NOWAIT,
+      OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind loop[] = {
+      OMP_CLAUSE_BIND,    OMP_CLAUSE_COLLAPSE,    OMP_CLAUSE_ORDER,
+      OMP_CLAUSE_PRIVATE, OMP_CLAUSE_LASTPRIVATE, OMP_CLAUSE_REDUCTION,
+      OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind masked[] = {OMP_CLAUSE_FILTER,
+                                                OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind taskloop[] = {
+      OMP_CLAUSE_IF,        OMP_CLAUSE_SHARED,       OMP_CLAUSE_PRIVATE,
+      OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE, OMP_CLAUSE_REDUCTION,
+      OMP_CLAUSE_IN_REDUCTION, OMP_CLAUSE_DEFAULT,   OMP_CLAUSE_GRAINSIZE,
+      OMP_CLAUSE_NUM_TASKS, OMP_CLAUSE_COLLAPSE,     OMP_CLAUSE_FINAL,
+      OMP_CLAUSE_PRIORITY,  OMP_CLAUSE_UNTIED,       OMP_CLAUSE_MERGEABLE,
+      OMP_CLAUSE_NOGROUP,   OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind teams[] = {
+      OMP_CLAUSE_NUM_TEAMS, OMP_CLAUSE_THREAD_LIMIT, OMP_CLAUSE_DEFAULT,
+      OMP_CLAUSE_PRIVATE,   OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_SHARED,
+      OMP_CLAUSE_REDUCTION, OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_OTHER};
+  static const enum omp_clause_kind dist[] = {
+      OMP_CLAUSE_PRIVATE,       OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_COLLAPSE,      OMP_CLAUSE_DIST_SCHEDULE, OMP_CLAUSE_ALLOCATE,
+      OMP_CLAUSE_ORDER,         OMP_CLAUSE_OTHER};
+  switch (l) {
+  case LK_TEAMS:
+    return in_set(k, teams);
+  case LK_DISTRIBUTE:
+    return in_set(k, dist);
+  case LK_DISTRIBUTE_SIMD:
+    return in_set(k, dist) || in_set(k, simd);
+  case LK_DISTRIBUTE_PAR_FOR:
+    return in_set(k, dist) || in_set(k, par) || in_set(k, wsfor);
+  case LK_DISTRIBUTE_PAR_FOR_SIMD:
+    return in_set(k, dist) || in_set(k, par) || in_set(k, wsfor) ||
+           in_set(k, simd);
+  case LK_PARALLEL:
+    return in_set(k, par);
+  case LK_FOR:
+    return in_set(k, wsfor);
+  case LK_FOR_SIMD:
+    return in_set(k, wsfor) || in_set(k, simd);
+  case LK_SECTIONS:
+    return in_set(k, sections);
+  case LK_LOOP:
+    return in_set(k, loop);
+  case LK_MASKED:
+    return in_set(k, masked);
+  case LK_TASKLOOP:
+    return in_set(k, taskloop);
+  case LK_TASKLOOP_SIMD:
+    return in_set(k, taskloop) || in_set(k, simd);
   default:
-    return SIDE_PAR;
+    return 0;
   }
 }
 
-/* Appends the clauses of one side of a combined construct.  firstprivate
- * items that are also lastprivate go to the worksharing side; moved names
- * are collected in moved. */
-static void append_side(const struct unit *u, const struct pragma *p,
-                        struct instr_buf *b, enum clause_side side,
-                        struct name_list *moved) {
+static int leaf_index(const struct pragma *p, int (*pred)(enum leaf_kind)) {
+  for (int i = 0; i < p->nleaves; i++)
+    if (pred(p->leaves[i]))
+      return i;
+  return -1;
+}
+/* The leaf that creates the threads (or the league) of a split construct:
+ * list items moved off it must be shared into it. */
+static int is_par_leaf(enum leaf_kind k) {
+  return k == LK_PARALLEL || k == LK_TEAMS;
+}
+static int is_taskloop_leaf(enum leaf_kind k) {
+  return k == LK_TASKLOOP || k == LK_TASKLOOP_SIMD;
+}
+static int is_simd_leaf(enum leaf_kind k) {
+  return k == LK_FOR_SIMD || k == LK_TASKLOOP_SIMD;
+}
+static int is_split_ws_leaf(enum leaf_kind k) {
+  return k == LK_FOR || k == LK_FOR_SIMD || k == LK_SECTIONS || k == LK_LOOP;
+}
+
+/* The leaves (bit i: leaf i) that clause c of a combined construct goes to
+ * (OpenMP 5.2, "Clauses on Combined and Composite Constructs"); 0 for
+ * firstprivate and allocate next to a worksharing leaf, which are split
+ * per list item by append_leaf_clauses. */
+static unsigned clause_leaves(const struct unit *u, const struct pragma *p,
+                              const struct omp_clause *c) {
+  unsigned all = 0;
+  int inner = -1, outer = -1;
+  for (int i = 0; i < p->nleaves; i++)
+    if (leaf_accepts(p->leaves[i], c->kind)) {
+      all |= 1u << i;
+      inner = i;
+      if (outer < 0)
+        outer = i;
+    }
+  int par = leaf_index(p, is_par_leaf), tl = leaf_index(p, is_taskloop_leaf);
+  int ws = leaf_index(p, is_split_ws_leaf);
+  switch (c->kind) {
+  case OMP_CLAUSE_IF: {
+    if (modifier_is(u, p, c, NULL))
+      return all ? all : 1u;
+    int i = -1;
+    if (modifier_is(u, p, c, "parallel"))
+      i = par;
+    else if (modifier_is(u, p, c, "taskloop"))
+      i = tl;
+    else if (modifier_is(u, p, c, "simd"))
+      i = leaf_index(p, is_simd_leaf);
+    return i >= 0 ? 1u << i : 1u;
+  }
+  case OMP_CLAUSE_DEFAULT:
+  case OMP_CLAUSE_SHARED:
+  case OMP_CLAUSE_COLLAPSE:
+  case OMP_CLAUSE_ORDER:
+  case OMP_CLAUSE_LASTPRIVATE:
+    return all ? all : 1u;
+  case OMP_CLAUSE_PRIVATE:
+    if (tl >= 0)
+      return 1u << tl;
+    if (par >= 0)
+      return 1u << par;
+    return inner >= 0 ? 1u << inner : 1u;
+  case OMP_CLAUSE_FIRSTPRIVATE:
+    if (tl >= 0)
+      return 1u << tl;
+    if (ws >= 0 && leaf_accepts(p->leaves[ws], c->kind))
+      return 0; /* per item */
+    return par >= 0 ? 1u << par : 1u;
+  case OMP_CLAUSE_ALLOCATE:
+    if (tl >= 0)
+      return 1u << tl;
+    if (ws >= 0 && leaf_accepts(p->leaves[ws], c->kind))
+      return 0; /* per item */
+    return par >= 0 ? 1u << par : 1u;
+  case OMP_CLAUSE_REDUCTION: {
+    /* Not on parallel when combined with a worksharing leaf; not on teams
+     * when combined with loop (both leaves accept it otherwise). */
+    int drop = par >= 0 && (p->leaves[par] == LK_PARALLEL ||
+                            p->leaves[p->nleaves - 1] == LK_LOOP);
+    unsigned m = all & ~(drop ? 1u << par : 0u);
+    return m ? m : (all ? all : 1u);
+  }
+  case OMP_CLAUSE_NOWAIT:
+    return outer >= 0 ? 1u << outer : 1u;
+  default:
+    return inner >= 0 ? 1u << inner : 1u;
+  }
+}
+
+/* Appends the clauses of leaf li of a combined construct.  firstprivate
+ * items that are also lastprivate go to the worksharing leaf, the others
+ * to parallel; allocate goes with the leaf that privatises its items. */
+static void append_leaf_clauses(const struct unit *u, const struct pragma *p,
+                                struct instr_buf *b, int li) {
   const char *t = ptext(u, p);
+  int ws = leaf_index(p, is_split_ws_leaf);
   for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
     const struct omp_clause *c = &p->clauses[i];
+    unsigned m = clause_leaves(u, p, c);
+    if (m) {
+      if (m & (1u << li)) {
+        instr_buf_putc(b, ' ');
+        append_clause(u, p, b, c);
+      }
+      continue;
+    }
+    int side_ws = li == ws;
     if (c->kind == OMP_CLAUSE_FIRSTPRIVATE) {
       size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
       size_t nws = 0;
@@ -1675,110 +2425,162 @@ static void append_side(const struct unit *u, const struct pragma *p,
           nws++;
       }
       if (nws == 0 || nws == n) {
-        if ((nws == n && n > 0) == (side == SIDE_WS)) {
+        if ((nws == n && n > 0) == side_ws &&
+            (side_ws || p->leaves[li] == LK_PARALLEL)) {
           instr_buf_putc(b, ' ');
           append_clause(u, p, b, c);
         }
-        if (nws == n && n > 0 && moved)
-          for (size_t j = 0; j < n; j++) {
-            size_t ib, ie;
-            if (item_base(t, c->items[j], &ib, &ie))
-              name_list_add(moved, t + ib, ie - ib);
-          }
         continue;
       }
-      /* Mixed: one firstprivate clause per side. */
+      if (!side_ws && p->leaves[li] != LK_PARALLEL)
+        continue;
+      /* Mixed: one firstprivate clause per leaf. */
       int first = 1;
       for (size_t j = 0; j < n; j++) {
         size_t ib, ie;
-        int ws = item_base(t, c->items[j], &ib, &ie) &&
-                 lastprivate_has(u, p, t + ib, ie - ib);
-        if (ws != (side == SIDE_WS))
+        int w = item_base(t, c->items[j], &ib, &ie) &&
+                lastprivate_has(u, p, t + ib, ie - ib);
+        if (w != side_ws)
           continue;
         instr_buf_puts(b, first ? " firstprivate(" : ", ");
         instr_buf_add(b, t + c->items[j].begin,
                       c->items[j].end - c->items[j].begin);
         first = 0;
-        if (ws && moved)
-          name_list_add(moved, t + ib, ie - ib);
       }
       if (!first)
         instr_buf_putc(b, ')');
       continue;
     }
-    if (c->kind == OMP_CLAUSE_ALLOCATE) {
-      /* With its list items when they are privatised on the worksharing
-       * side, on the parallel side otherwise. */
-      struct name_list ws = {0};
-      add_items(&ws, u, p, OMP_CLAUSE_LASTPRIVATE);
-      add_items(&ws, u, p, OMP_CLAUSE_REDUCTION);
-      add_items(&ws, u, p, OMP_CLAUSE_LINEAR);
-      size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
-      int all = n > 0;
-      for (size_t j = 0; j < n; j++) {
-        size_t ib, ie;
-        if (!item_base(t, c->items[j], &ib, &ie) ||
-            !name_list_has(&ws, t + ib, ie - ib))
-          all = 0;
-      }
-      name_list_free(&ws);
-      if (all == (side == SIDE_WS)) {
-        instr_buf_putc(b, ' ');
-        append_clause(u, p, b, c);
-      }
-      continue;
+    /* allocate: with its list items when they are privatised on the
+     * worksharing leaf, on parallel otherwise. */
+    struct name_list wsl = {0};
+    add_items(&wsl, u, p, OMP_CLAUSE_LASTPRIVATE);
+    add_items(&wsl, u, p, OMP_CLAUSE_REDUCTION);
+    add_items(&wsl, u, p, OMP_CLAUSE_LINEAR);
+    size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
+    int allws = n > 0;
+    for (size_t j = 0; j < n; j++) {
+      size_t ib, ie;
+      if (!item_base(t, c->items[j], &ib, &ie) ||
+          !name_list_has(&wsl, t + ib, ie - ib))
+        allws = 0;
     }
-    if (clause_side(c) != side)
-      continue;
-    instr_buf_putc(b, ' ');
-    append_clause(u, p, b, c);
+    name_list_free(&wsl);
+    if (allws ? side_ws : p->leaves[li] == LK_PARALLEL) {
+      instr_buf_putc(b, ' ');
+      append_clause(u, p, b, c);
+    }
   }
 }
 
-/* The names a parallel construct adds to its shared clause. */
-static void parallel_shared(const struct unit *u, const struct pragma *p,
-                            struct name_list *l,
-                            const struct name_list *moved) {
-  char name[48];
-  snprintf(name, sizeof name, "pompt_team_%d", p->number);
-  name_list_add(l, name, strlen(name));
-  if (!p->default_private)
-    return;
-  snprintf(name, sizeof name, "pompt_h_%d", p->number);
-  name_list_add(l, name, strlen(name));
-  snprintf(name, sizeof name, "pompt_ctc_%d", p->number);
-  name_list_add(l, name, strlen(name));
-  add_nested_handles(l, u, p->sbegin, p->send);
-  if (p->kind == OMP_DIR_PARALLEL)
-    return;
-  /* Combined: the list items that move to the worksharing part must stay
-   * shared in the region, unless the user gave them an attribute there. */
-  struct name_list have = {0}, want = {0};
-  add_items(&have, u, p, OMP_CLAUSE_SHARED);
-  add_items(&have, u, p, OMP_CLAUSE_PRIVATE);
-  add_items(&want, u, p, OMP_CLAUSE_LASTPRIVATE);
-  add_items(&want, u, p, OMP_CLAUSE_REDUCTION);
-  for (size_t i = 0; moved && i < moved->n; i++)
-    name_list_add(&want, moved->v[i], strlen(moved->v[i]));
-  /* firstprivate items that stay on the parallel side keep their clause. */
+/* The list items of clauses that a split moves off the parallel leaf: the
+ * parallel region must share them under default(none) (OpenMP 5.2 does so
+ * for the combined construct). */
+static void moved_items(const struct unit *u, const struct pragma *p,
+                        int par, struct name_list *want,
+                        struct name_list *have) {
   const char *t = ptext(u, p);
-  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
-    const struct omp_clause *c = &p->clauses[i];
-    if (c->kind != OMP_CLAUSE_FIRSTPRIVATE)
-      continue;
-    size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
-    for (size_t j = 0; j < n; j++) {
-      size_t ib, ie;
-      if (item_base(t, c->items[j], &ib, &ie) &&
-          !lastprivate_has(u, p, t + ib, ie - ib))
-        name_list_add(&have, t + ib, ie - ib);
+  static const enum omp_clause_kind order[] = {
+      OMP_CLAUSE_LASTPRIVATE, OMP_CLAUSE_REDUCTION,    OMP_CLAUSE_FIRSTPRIVATE,
+      OMP_CLAUSE_PRIVATE,     OMP_CLAUSE_LINEAR,       OMP_CLAUSE_IN_REDUCTION,
+      OMP_CLAUSE_OTHER};
+  for (const enum omp_clause_kind *k = order; *k != OMP_CLAUSE_OTHER; k++) {
+    for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+      const struct omp_clause *c = &p->clauses[i];
+      if (c->kind != *k)
+        continue;
+      unsigned m = clause_leaves(u, p, c);
+      size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
+      for (size_t j = 0; j < n; j++) {
+        size_t ib, ie;
+        if (!item_base(t, c->items[j], &ib, &ie))
+          continue;
+        int on_par;
+        if (m)
+          on_par = (m >> par) & 1u;
+        else /* firstprivate split per item */
+          on_par = !lastprivate_has(u, p, t + ib, ie - ib);
+        name_list_add(on_par ? have : want, t + ib, ie - ib);
+      }
     }
   }
-  for (size_t i = 0; i < want.n; i++)
-    if (!name_list_has(&have, want.v[i], strlen(want.v[i])))
-      name_list_add(l, want.v[i], strlen(want.v[i]));
-  name_list_free(&have);
-  name_list_free(&want);
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->kind == OMP_CLAUSE_SHARED) {
+      size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
+      for (size_t j = 0; j < n; j++) {
+        size_t ib, ie;
+        if (item_base(t, c->items[j], &ib, &ie))
+          name_list_add(have, t + ib, ie - ib);
+      }
+    }
+  }
+}
+
+/* ---- Leaves ------------------------------------------------------------- */
+
+/* What one leaf adds.  dir: its directive text after "omp"; decl and pre:
+ * declarations and statements before its pragma line; open and close:
+ * around its structured block (empty for loops); post: statements after
+ * the block; barrier: the implicit barrier is exposed after post. */
+struct leaf_out {
+  struct instr_buf dir, decl, pre, open, close, post;
+  int barrier;
+  int post_newline; /* post has line breaks: restore the numbering */
+};
+
+static void leaf_out_free(struct leaf_out *lo) {
+  instr_buf_free(&lo->dir);
+  instr_buf_free(&lo->decl);
+  instr_buf_free(&lo->pre);
+  instr_buf_free(&lo->open);
+  instr_buf_free(&lo->close);
+  instr_buf_free(&lo->post);
+}
+
+/* The loop statement of a loop construct: the first statement of its
+ * block, past pragma lines. */
+static const struct stmt_rec *construct_loop(const struct unit *u,
+                                             const struct pragma *p) {
+  if (!u->tu || p->block_state != 2)
+    return NULL;
+  size_t pos = p->sbegin;
+  for (;;) {
+    pos = skip_blank(u, pos);
+    if (pos >= u->len)
+      return NULL;
+    size_t li = line_of(u, pos);
+    if (u->text[pos] == '#' && line_first(u, li) == pos && li + 1 < u->nlines) {
+      pos = u->lstart[li + 1];
+      continue;
+    }
+    break;
+  }
+  return stmt_at(u, pos);
+}
+
+static int collapse_count(const struct unit *u, const struct pragma *p) {
+  const struct omp_clause *col = find_clause(p, OMP_CLAUSE_COLLAPSE);
+  long long cv = 1;
+  if (!col)
+    return 1;
+  if (col->n_items == 1 &&
+      is_int_literal(ptext(u, p) + col->items[0].begin,
+                     col->items[0].end - col->items[0].begin, &cv) &&
+      cv >= 1 && cv <= 16)
+    return (int)cv;
+  return -1;
+}
+
+/* "init, final, incr" of the construct's loop, or the NA values. */
+static void bounds_args(const struct unit *u, const struct pragma *p,
+                        struct instr_buf *b) {
+  if (collapse_count(u, p) == 1) {
+    const struct stmt_rec *loop = construct_loop(u, p);
+    if (loop && loop_bounds(u, loop, b))
+      return;
+  }
+  instr_buf_puts(b, "0, 0, 0");
 }
 
 /* "chunk, init, final, incr" for POMP_Loop_enter. */
@@ -1793,47 +2595,1243 @@ static void loop_args(const struct unit *u, const struct pragma *p,
   else
     instr_buf_puts(b, "-1");
   instr_buf_puts(b, ", ");
-
-  const struct omp_clause *col = find_clause(p, OMP_CLAUSE_COLLAPSE);
-  long long cv = 1;
-  int collapsed =
-      col && !(col->n_items == 1 &&
-               is_int_literal(t + col->items[0].begin,
-                              col->items[0].end - col->items[0].begin, &cv) &&
-               cv == 1);
-  if (!collapsed && u->tu) {
-    /* The loop: the first statement of the block, past pragma lines. */
-    size_t pos = p->sbegin;
-    for (;;) {
-      pos = skip_blank(u, pos);
-      if (pos >= u->len)
-        break;
-      size_t li = line_of(u, pos);
-      if (u->text[pos] == '#' && line_first(u, li) == pos &&
-          li + 1 < u->nlines) {
-        pos = u->lstart[li + 1];
-        continue;
-      }
-      break;
-    }
-    const struct stmt_rec *loop = pos < u->len ? stmt_at(u, pos) : NULL;
-    if (loop && loop_bounds(u, loop, b))
-      return;
-  }
-  instr_buf_puts(b, "0, 0, 0");
+  bounds_args(u, p, b);
 }
 
-static void append_implicit_barrier(const struct unit *u,
-                                    const struct pragma *p, struct instr_buf *b,
-                                    size_t at) {
+/* The names a parallel leaf adds to its shared clause. */
+static void parallel_shared(const struct unit *u, const struct pragma *p,
+                            int li, int on, struct name_list *l) {
+  char name[48];
+  if (on) {
+    snprintf(name, sizeof name, "pompt_team_%d", p->number);
+    name_list_add(l, name, strlen(name));
+  }
+  if (!p->default_private)
+    return;
+  snprintf(name, sizeof name, "pompt_h_%d", p->number);
+  name_list_add(l, name, strlen(name));
+  snprintf(name, sizeof name, "pompt_ctc_%d", p->number);
+  name_list_add(l, name, strlen(name));
+  add_nested_handles(l, u, p->sbegin, p->send);
+  if (p->nleaves == 1)
+    return;
+  /* The if value is read again by inner leaves. */
+  const struct omp_clause *cif = find_if(u, p, NULL);
+  if (cif && repl_of(p, cif) && (clause_leaves(u, p, cif) & ~(1u << li)))
+    name_list_add(l, repl_of(p, cif), strlen(repl_of(p, cif)));
+  struct name_list have = {0}, want = {0};
+  moved_items(u, p, li, &want, &have);
+  for (size_t i = 0; i < want.n; i++)
+    if (!name_list_has(&have, want.v[i], strlen(want.v[i])))
+      name_list_add(l, want.v[i], strlen(want.v[i]));
+  name_list_free(&have);
+  name_list_free(&want);
+}
+
+/* A task-generating leaf with a default clause other than shared shares
+ * the handles that its block uses. */
+static void task_shared(const struct unit *u, const struct pragma *p,
+                        struct instr_buf *b) {
+  if (!p->default_private)
+    return;
+  struct name_list l = {0};
+  char name[48];
+  snprintf(name, sizeof name, "pompt_h_%d", p->number);
+  name_list_add(&l, name, strlen(name));
+  snprintf(name, sizeof name, "pompt_ctc_%d", p->number);
+  name_list_add(&l, name, strlen(name));
+  add_nested_handles(&l, u, p->sbegin, p->send);
+  append_shared(b, &l);
+  name_list_free(&l);
+}
+
+/* Evaluates clause c's expression once: "T name = (E)...; " into decl. */
+static void eval_once(const struct unit *u, struct pragma *p,
+                      const struct omp_clause *c, const char *prefix,
+                      const char *type, const char *conv_open,
+                      const char *conv_close, struct instr_buf *decl) {
+  size_t eb, ee;
+  if (!c || !clause_expr(c, &eb, &ee))
+    return;
+  set_repl(p, c, prefix);
+  instr_buf_printf(decl, "%s %s_%d = %s", type, prefix, p->number, conv_open);
+  instr_buf_add(decl, ptext(u, p) + eb, ee - eb);
+  instr_buf_printf(decl, "%s; ", conv_close);
+}
+
+/* ---- Dependences -------------------------------------------------------- */
+
+static int dependence_type(const char *s, size_t n) {
+  static const struct {
+    const char *w;
+    int v;
+  } types[] = {{"in", 1},     {"out", 2},  {"inout", 3},  {"mutexinoutset", 4},
+               {"source", 5}, {"sink", 6}, {"inoutset", 7}};
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (strlen(types[i].w) == n && memcmp(types[i].w, s, n) == 0)
+      return types[i].v;
+  return 0;
+}
+
+/* The address of a depend list item, as a C expression: array sections
+ * become their first element ("a[lo:len]" -> "a[lo]", "a[:n]" ->
+ * "a[0]"), an array-shaping expression "([n][m])p" its pointer. */
+static void dependence_address(const struct unit *u, const char *t, size_t b,
+                               size_t e, struct instr_buf *out) {
+  while (b < e && is_space(t[b]))
+    b++;
+  while (e > b && is_space(t[e - 1]))
+    e--;
+  if (e - b == 14 && memcmp(t + b, "omp_all_memory", 14) == 0) {
+    instr_buf_puts(out, "(const void *)0");
+    return;
+  }
+  if (e - b > 2 && t[b] == '(' && t[b + 1] == '[') {
+    int depth = 0;
+    size_t q = b;
+    for (; q < e; q++) {
+      if (t[q] == '(' || t[q] == '[')
+        depth++;
+      else if ((t[q] == ')' || t[q] == ']') && --depth == 0)
+        break;
+    }
+    if (q < e) {
+      instr_buf_puts(out, "(const void *)(");
+      instr_buf_add(out, t + q + 1, e - q - 1);
+      instr_buf_putc(out, ')');
+      return;
+    }
+  }
+  instr_buf_puts(out, u->lang == INSTR_LANG_CXX
+                          ? "(const void *)__builtin_addressof("
+                          : "(const void *)&(");
+  size_t q = b;
+  while (q < e) {
+    char ch = t[q];
+    if (ch == '"' || ch == '\'') {
+      size_t s = q++;
+      while (q < e && t[q] != ch) {
+        if (t[q] == '\\')
+          q++;
+        q++;
+      }
+      q = q < e ? q + 1 : e;
+      instr_buf_add(out, t + s, q - s);
+      continue;
+    }
+    if (ch != '[') {
+      instr_buf_putc(out, ch);
+      q++;
+      continue;
+    }
+    /* A subscript: find its ']' and a top-level ':' in it. */
+    size_t open = q, colon = 0;
+    int depth = 0, questions = 0;
+    for (; q < e; q++) {
+      char c2 = t[q];
+      if (c2 == '(' || c2 == '[' || c2 == '{')
+        depth++;
+      else if (c2 == ')' || c2 == ']' || c2 == '}') {
+        if (--depth == 0)
+          break;
+      } else if (depth == 1 && c2 == '?')
+        questions++;
+      else if (depth == 1 && c2 == ':') {
+        if (q + 1 < e && t[q + 1] == ':') {
+          q++;
+          continue;
+        }
+        if (questions > 0)
+          questions--;
+        else if (!colon)
+          colon = q;
+      }
+    }
+    if (q >= e) { /* unbalanced: copy the rest */
+      instr_buf_add(out, t + open, e - open);
+      break;
+    }
+    if (colon) {
+      size_t lb = open + 1, le = colon;
+      while (lb < le && is_space(t[lb]))
+        lb++;
+      while (le > lb && is_space(t[le - 1]))
+        le--;
+      instr_buf_putc(out, '[');
+      if (le > lb)
+        instr_buf_add(out, t + lb, le - lb);
+      else
+        instr_buf_putc(out, '0');
+      instr_buf_putc(out, ']');
+    } else {
+      instr_buf_add(out, t + open, q + 1 - open);
+    }
+    q++;
+  }
+  instr_buf_putc(out, ')');
+}
+
+static void warn_once_key(struct unit *u, size_t off, const char *key,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The POMP_Dependence_t initialisers of the depend clauses; returns how
+ * many items it wrote. */
+static int dependences(struct unit *u, const struct pragma *p,
+                       struct instr_buf *init) {
+  const char *t = ptext(u, p);
+  int count = 0;
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->kind != OMP_CLAUSE_DEPEND)
+      continue;
+    /* The modifier: "[iterator(...),] type". */
+    size_t mb = c->modifier.begin, me = c->modifier.end;
+    while (me > mb && is_space(t[me - 1]))
+      me--;
+    size_t wb = me;
+    while (wb > mb && is_idch(t[wb - 1]))
+      wb--;
+    int type = dependence_type(t + wb, me - wb);
+    int iterator = 0;
+    for (size_t q = mb; q + 8 <= wb; q++)
+      if (memcmp(t + q, "iterator", 8) == 0)
+        iterator = 1;
+    if (type == 0 || iterator) {
+      warn_once_key(u, p->tbegin + c->whole.begin, "depend",
+                    "%s depend clause is not passed to the monitoring "
+                    "library (reduced detail)",
+                    iterator ? "an iterator-modified" : "this kind of");
+      continue;
+    }
+    size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
+    for (size_t j = 0; j < n; j++) {
+      if (c->items[j].end <= c->items[j].begin)
+        continue;
+      instr_buf_puts(init, count ? ", {" : "{");
+      dependence_address(u, t, c->items[j].begin, c->items[j].end, init);
+      instr_buf_printf(init, ", %d}", type);
+      count++;
+    }
+  }
+  return count;
+}
+
+/* ---- Target constructs (doc/target.md) ------------------------------------ */
+
+/* An expression that is safe to evaluate once more: no call, no
+ * assignment, no increment or decrement. */
+static int no_side_effects(const char *t, size_t b, size_t e) {
+  for (size_t i = b; i < e; i++) {
+    char c = t[i];
+    if (c == '"' || c == '\'') {
+      char q = c;
+      for (i++; i < e && t[i] != q; i++)
+        if (t[i] == '\\')
+          i++;
+      continue;
+    }
+    if (c == '(') {
+      size_t k = i;
+      while (k > b && is_space(t[k - 1]))
+        k--;
+      if (k > b && (is_idch(t[k - 1]) || t[k - 1] == ')' || t[k - 1] == ']'))
+        return 0; /* a call */
+    }
+    if ((c == '+' || c == '-') && i + 1 < e && t[i + 1] == c)
+      return 0;
+    if (c == '=') {
+      char prev = i > b ? t[i - 1] : ' ';
+      char next = i + 1 < e ? t[i + 1] : ' ';
+      if (next == '=') {
+        i++;
+        continue;
+      }
+      if (!(prev == '=' || prev == '!' || prev == '<' || prev == '>'))
+        return 0; /* an assignment */
+    }
+  }
+  return 1;
+}
+
+/* One subscript of a map list item: "[lo:len]" or "[i]". */
+struct subscript {
+  size_t open, close; /* offsets of '[' and ']' */
+  size_t colon;       /* first top-level ':' or 0 */
+  size_t colon2;      /* second top-level ':' (a stride) or 0 */
+};
+
+static void append_trimmed(struct instr_buf *b, const char *t, size_t s,
+                           size_t e) {
+  while (s < e && is_space(t[s]))
+    s++;
+  while (e > s && is_space(t[e - 1]))
+    e--;
+  for (size_t i = s; i < e; i++)
+    instr_buf_putc(b, is_space(t[i]) ? ' ' : t[i]);
+}
+
+/* Appends "{address, size, flags, 0}" for map list item t[b, e); returns 0
+ * (appending nothing) when the item cannot be described. */
+static int map_item(const struct unit *u, const char *t, size_t b, size_t e,
+                    unsigned flags, struct instr_buf *out) {
+  while (b < e && is_space(t[b]))
+    b++;
+  while (e > b && is_space(t[e - 1]))
+    e--;
+  if (e == b || !no_side_effects(t, b, e) || t[b] == '(')
+    return 0;
+  /* The trailing subscripts, from the last one back. */
+  struct subscript sub[8];
+  int nsub = 0;
+  size_t base_end = e;
+  while (base_end > b && t[base_end - 1] == ']') {
+    int depth = 0;
+    size_t q = base_end;
+    while (q > b) {
+      q--;
+      if (t[q] == ']' || t[q] == ')' || t[q] == '}')
+        depth++;
+      else if ((t[q] == '[' || t[q] == '(' || t[q] == '{') && --depth == 0)
+        break;
+    }
+    if (depth != 0 || t[q] != '[' || nsub == 8)
+      return 0;
+    struct subscript s1 = {q, base_end - 1, 0, 0};
+    int d2 = 0, questions = 0;
+    for (size_t k = q + 1; k < base_end - 1; k++) {
+      char c = t[k];
+      if (c == '(' || c == '[' || c == '{')
+        d2++;
+      else if (c == ')' || c == ']' || c == '}')
+        d2--;
+      else if (d2 == 0 && c == '?')
+        questions++;
+      else if (d2 == 0 && c == ':') {
+        if (k + 1 < base_end - 1 && t[k + 1] == ':') {
+          k++;
+          continue;
+        }
+        if (k > q + 1 && t[k - 1] == ':')
+          continue;
+        if (questions > 0)
+          questions--;
+        else if (!s1.colon)
+          s1.colon = k;
+        else if (!s1.colon2)
+          s1.colon2 = k;
+      }
+    }
+    sub[nsub++] = s1;
+    base_end = q;
+  }
+  /* sub[] runs from the last subscript back; the sections are the
+   * trailing run of subscripts with a ':'. */
+  int nsec = 0;
+  while (nsec < nsub && sub[nsec].colon)
+    nsec++;
+  for (int i = nsec; i < nsub; i++)
+    if (sub[i].colon)
+      return 0; /* a section followed by a plain subscript */
+  for (int i = 0; i < nsec; i++)
+    if (sub[i].colon2)
+      return 0; /* a stride: not contiguous */
+  if (base_end == b)
+    return 0;
+  int cxx = u->lang == INSTR_LANG_CXX;
+  const char *addr_open = cxx ? "(const void *)__builtin_addressof(" : "(const void *)&(";
+  /* base: the item up to its first section (plain subscripts included). */
+  size_t bend = nsec > 0 ? sub[nsec - 1].open : e;
+  instr_buf_putc(out, '{');
+  if (nsec == 0) {
+    instr_buf_puts(out, addr_open);
+    instr_buf_add(out, t + b, e - b);
+    instr_buf_puts(out, "), sizeof(");
+    instr_buf_add(out, t + b, e - b);
+    instr_buf_putc(out, ')');
+  } else {
+    struct instr_buf base = {0}, first = {0};
+    instr_buf_putc(&base, '(');
+    append_trimmed(&base, t, b, bend);
+    instr_buf_putc(&base, ')');
+    /* base[lo1][lo2]... */
+    instr_buf_add(&first, base.data, base.len);
+    for (int i = nsec - 1; i >= 0; i--) {
+      instr_buf_putc(&first, '[');
+      int has_lo = 0;
+      for (size_t k = sub[i].open + 1; k < sub[i].colon; k++)
+        if (!is_space(t[k]))
+          has_lo = 1;
+      if (has_lo)
+        append_trimmed(&first, t, sub[i].open + 1, sub[i].colon);
+      else
+        instr_buf_putc(&first, '0');
+      instr_buf_putc(&first, ']');
+    }
+    instr_buf_puts(out, addr_open);
+    instr_buf_add(out, first.data, first.len);
+    instr_buf_puts(out, "), ");
+    int ok = 1;
+    if (nsec == 1) {
+      size_t lb = sub[0].colon + 1, le = sub[0].close;
+      int has_len = 0;
+      for (size_t k = lb; k < le; k++)
+        if (!is_space(t[k]))
+          has_len = 1;
+      if (has_len) {
+        instr_buf_puts(out, "(uint64_t)(");
+        append_trimmed(out, t, lb, le);
+        instr_buf_printf(out, ") * sizeof(%s[0])", base.data);
+      } else {
+        /* a[lo:]: to the end of an array */
+        instr_buf_printf(out, "(sizeof(%s) / sizeof(%s[0]) - (uint64_t)(",
+                         base.data, base.data);
+        int has_lo = 0;
+        for (size_t k = sub[0].open + 1; k < sub[0].colon; k++)
+          if (!is_space(t[k]))
+            has_lo = 1;
+        if (has_lo)
+          append_trimmed(out, t, sub[0].open + 1, sub[0].colon);
+        else
+          instr_buf_putc(out, '0');
+        instr_buf_printf(out, ")) * sizeof(%s[0])", base.data);
+      }
+    } else {
+      /* From the first element to one past the last one. */
+      struct instr_buf last = {0};
+      instr_buf_add(&last, base.data, base.len);
+      for (int i = nsec - 1; i >= 0 && ok; i--) {
+        size_t lb = sub[i].colon + 1, le = sub[i].close;
+        int has_len = 0, has_lo = 0;
+        for (size_t k = lb; k < le; k++)
+          if (!is_space(t[k]))
+            has_len = 1;
+        for (size_t k = sub[i].open + 1; k < sub[i].colon; k++)
+          if (!is_space(t[k]))
+            has_lo = 1;
+        if (!has_len) {
+          ok = 0;
+          break;
+        }
+        instr_buf_puts(&last, "[(");
+        if (has_lo)
+          append_trimmed(&last, t, sub[i].open + 1, sub[i].colon);
+        else
+          instr_buf_putc(&last, '0');
+        instr_buf_puts(&last, ") + (");
+        append_trimmed(&last, t, lb, le);
+        instr_buf_puts(&last, ") - 1]");
+      }
+      if (ok)
+        instr_buf_printf(out,
+                         "(uint64_t)((const char *)(&%s + 1) - "
+                         "(const char *)&%s)",
+                         last.data, first.data);
+      instr_buf_free(&last);
+    }
+    instr_buf_free(&base);
+    instr_buf_free(&first);
+    if (!ok)
+      return 0; /* the caller drops what was appended */
+  }
+  instr_buf_printf(out, ", 0x%x, 0}", flags);
+  return 1;
+}
+
+/* The map flags of a map clause's modifier text ("always, close, to"), or
+ * -1 for a modifier this version does not describe (mapper, iterator). */
+static int map_flags(const char *t, size_t b, size_t e, int motion,
+                     unsigned *flags) {
+  static const struct {
+    const char *w;
+    unsigned type, mod;
+  } words[] = {{"to", 0x1, 0},       {"from", 0x2, 0},   {"tofrom", 0x3, 0},
+               {"alloc", 0x4, 0},    {"release", 0x8, 0}, {"delete", 0x10, 0},
+               {"always", 0, 0x40},  {"present", 0, 0x80}, {"close", 0, 0x100},
+               {"ompx_hold", 0, 0}};
+  unsigned type = 0, mod = 0;
+  size_t q = b;
+  while (q < e) {
+    while (q < e && (is_space(t[q]) || t[q] == ','))
+      q++;
+    size_t wb = q;
+    while (q < e && is_idch(t[q]))
+      q++;
+    if (q == wb) {
+      if (q < e)
+        return -1;
+      break;
+    }
+    size_t n = q - wb;
+    size_t r = q;
+    while (r < e && is_space(t[r]))
+      r++;
+    if (r < e && t[r] == '(')
+      return -1; /* mapper(...), iterator(...) */
+    int found = 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+      if (strlen(words[i].w) == n && memcmp(words[i].w, t + wb, n) == 0) {
+        if (words[i].type)
+          type = words[i].type;
+        mod |= words[i].mod;
+        found = 1;
+      }
+    if (!found)
+      return -1;
+  }
+  if (!motion && type == 0)
+    type = 0x3;
+  *flags = type | mod;
+  return 0;
+}
+
+/* The map list of a target-family construct: one initialiser per item of
+ * its map clauses (motion clauses to/from for target update); returns the
+ * number of items. */
+static int map_list(struct unit *u, const struct pragma *p,
+                    struct instr_buf *init) {
+  const char *t = ptext(u, p);
+  int update = p->kind == OMP_DIR_TARGET_UPDATE;
+  int count = 0;
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    unsigned flags = 0;
+    if (update) {
+      if (c->kind != OMP_CLAUSE_TO && c->kind != OMP_CLAUSE_FROM)
+        continue;
+      if (map_flags(t, c->modifier.begin, c->modifier.end, 1, &flags) < 0)
+        flags = ~0u;
+      else
+        flags |= c->kind == OMP_CLAUSE_TO ? 0x1 : 0x2;
+    } else {
+      if (c->kind != OMP_CLAUSE_MAP)
+        continue;
+      if (map_flags(t, c->modifier.begin, c->modifier.end, 0, &flags) < 0)
+        flags = ~0u;
+    }
+    size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
+    for (size_t j = 0; j < n; j++) {
+      size_t mark = init->len;
+      if (count)
+        instr_buf_puts(init, ", ");
+      if (flags == ~0u ||
+          !map_item(u, t, c->items[j].begin, c->items[j].end, flags, init)) {
+        init->len = mark;
+        if (init->data)
+          init->data[mark] = '\0';
+        warn_once_key(u, p->tbegin + c->items[j].begin, "map-item",
+                      "map item not reported (a modifier, a stride or an "
+                      "expression with side effects; reduced detail)");
+        continue;
+      }
+      count++;
+    }
+  }
+  return count;
+}
+
+/* The if clause of a target-family construct: no modifier, or one naming
+ * a target construct ("target", "target data", "target update", ...). */
+static const struct omp_clause *find_target_if(const struct unit *u,
+                                               const struct pragma *p) {
+  const char *t = ptext(u, p);
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->kind != OMP_CLAUSE_IF)
+      continue;
+    if (modifier_is(u, p, c, NULL))
+      return c;
+    size_t b = c->modifier.begin;
+    while (b < c->modifier.end && is_space(t[b]))
+      b++;
+    if (c->modifier.end - b >= 6 && memcmp(t + b, "target", 6) == 0 &&
+        (b + 6 == c->modifier.end || !is_idch(t[b + 6])))
+      return c;
+  }
+  return NULL;
+}
+
+static const char *const target_events[] = {
+    [LK_TARGET] = "Target",
+    [LK_TARGET_DATA] = "Target_data",
+    [LK_TARGET_ENTER_DATA] = "Target_enter_data",
+    [LK_TARGET_EXIT_DATA] = "Target_exit_data",
+    [LK_TARGET_UPDATE] = "Target_update",
+};
+
+/* Declarations of a target-family leaf: device and if values, the
+ * instance, the map list. */
+static void target_decls(struct unit *u, struct pragma *p,
+                         struct leaf_out *lo) {
+  const char *t = ptext(u, p);
+  int n = p->number;
+  const struct omp_clause *dev = find_clause(p, OMP_CLAUSE_DEVICE);
+  if (dev && !modifier_is(u, p, dev, "ancestor"))
+    eval_once(u, p, dev, "pompt_dev", "int", "(int)(", ")", &lo->decl);
+  eval_once(u, p, find_target_if(u, p), "pompt_if", "int", "(", ") ? 1 : 0",
+            &lo->decl);
+  instr_buf_printf(&lo->decl, "POMP_Target_t pompt_tgt_%d; ", n);
+  struct instr_buf maps = {0};
+  int nmaps = map_list(u, p, &maps);
+  if (nmaps > 0)
+    instr_buf_printf(&lo->decl, "POMP_Map_t pompt_map_%d[%d] = {%s}; ", n,
+                     nmaps, maps.data);
+  instr_buf_free(&maps);
+  p->nmaps = nmaps;
+  (void)t;
+}
+
+/* The enter event's arguments after the instance: device, flags, maps. */
+static void target_args(const struct unit *u, const struct pragma *p,
+                        struct instr_buf *b) {
+  int n = p->number;
+  const struct omp_clause *dev = find_clause(p, OMP_CLAUSE_DEVICE);
+  if (dev && repl_of(p, dev))
+    instr_buf_printf(b, "pompt_dev_%d, ", n);
+  else
+    instr_buf_puts(b, "(-2147483647 - 1), ");
+  unsigned flags = 0;
+  if (find_clause(p, OMP_CLAUSE_NOWAIT))
+    flags |= 0x1;
+  if (find_clause(p, OMP_CLAUSE_DEPEND))
+    flags |= 0x4;
+  const struct omp_clause *cif = find_target_if(u, p);
+  if (cif && repl_of(p, cif)) {
+    if (flags)
+      instr_buf_printf(b, "0x%x | ", flags);
+    instr_buf_printf(b, "(pompt_if_%d ? 0 : 2), ", n);
+  } else {
+    instr_buf_printf(b, "0x%x, ", flags);
+  }
+  if (p->nmaps > 0)
+    instr_buf_printf(b, "pompt_map_%d, %d, ", n, p->nmaps);
+  else
+    instr_buf_puts(b, "(const POMP_Map_t *)0, 0, ");
+}
+
+/* Builds a target-family leaf.  A nowait construct gets a dependence on a
+ * byte of its instance and is followed by the completion task. */
+static void build_target_leaf(struct unit *u, struct pragma *p,
+                              enum leaf_kind k, struct leaf_out *lo) {
+  int n = p->number;
+  const char *ev = target_events[k];
+  int nowait = k != LK_TARGET_DATA && find_clause(p, OMP_CLAUSE_NOWAIT);
+  instr_buf_printf(&lo->pre, "POMP_%s_enter(&pompt_h_%d, " T_SELF
+                             ", &pompt_tgt_%d, ",
+                   ev, n, n);
+  target_args(u, p, &lo->pre);
+  instr_buf_printf(&lo->pre, "pompt_ctc_%d);", n);
+  if (nowait)
+    instr_buf_printf(&lo->dir, " depend(out: pompt_tgt_%d.pomp_dep[0])", n);
+  /* A combined target construct under defaultmap: the if value is also
+   * read on the device. */
+  const struct omp_clause *cif = find_target_if(u, p);
+  if (k == LK_TARGET && p->kind != OMP_DIR_TARGET && cif && repl_of(p, cif) &&
+      find_clause(p, OMP_CLAUSE_DEFAULTMAP))
+    instr_buf_printf(&lo->dir, " firstprivate(pompt_if_%d)", n);
+  if (k == LK_TARGET_DATA) {
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Target_data_begin(pompt_h_%d, " T_SELF
+                     ", &pompt_tgt_%d); ",
+                     n, n);
+    instr_buf_printf(&lo->close,
+                     " POMP_Target_data_end(pompt_h_%d, " T_SELF
+                     ", &pompt_tgt_%d);" NO_TAIL " }",
+                     n, n);
+  }
+  if (nowait) {
+    /* Starts on a line of its own: after the block (target), or at the
+     * start of the line after the directive (stand-alone ones). */
+    if (k == LK_TARGET)
+      instr_buf_putc(&lo->post, '\n');
+    instr_buf_printf(&lo->post,
+                     "#pragma omp task depend(in: pompt_tgt_%d.pomp_dep[0]) "
+                     "firstprivate(pompt_tgt_%d",
+                     n, n);
+    if (p->nmaps > 0)
+      instr_buf_printf(&lo->post, ", pompt_map_%d", n);
+    instr_buf_printf(&lo->post,
+                     ")\n POMP_Target_complete(pompt_h_%d, " T_SELF
+                     ", &pompt_tgt_%d, ",
+                     n, n);
+    if (p->nmaps > 0)
+      instr_buf_printf(&lo->post, "pompt_map_%d, %d);\n", n, p->nmaps);
+    else
+      instr_buf_puts(&lo->post, "(const POMP_Map_t *)0, 0);\n");
+    lo->post_newline = k == LK_TARGET;
+  }
+  instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF
+                              ", &pompt_tgt_%d);",
+                   ev, n, n);
+}
+
+/* ---- Building the leaves ------------------------------------------------ */
+
+/* Sets the clause replacements of every leaf (an if clause can be shared
+ * by several leaves, so this happens before any text is built). */
+static void leaf_decls(struct unit *u, struct pragma *p, int li,
+                       struct leaf_out *lo) {
+  enum leaf_kind k = p->leaves[li];
+  int on = (p->leaf_on >> li) & 1u;
+  int n = p->number;
+  const char *t = ptext(u, p);
+  if (!on)
+    return;
+  switch (k) {
+  case LK_PARALLEL:
+    eval_once(u, p, find_if(u, p, "parallel"), "pompt_if", "int", "(",
+              ") ? 1 : 0", &lo->decl);
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_THREADS), "pompt_nt", "int",
+              "(int)(", ")", &lo->decl);
+    instr_buf_printf(&lo->decl, "POMP_Team_t pompt_team_%d; ", n);
+    break;
+  case LK_MASKED: {
+    const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
+    size_t eb, ee;
+    long long v;
+    if (f && clause_expr(f, &eb, &ee) && !is_int_literal(t + eb, ee - eb, &v))
+      eval_once(u, p, f, "pompt_filter", "int", "(int)(", ")", &lo->decl);
+    break;
+  }
+  case LK_TASK:
+    eval_once(u, p, find_if(u, p, "task"), "pompt_if", "int", "(",
+              ") ? 1 : 0", &lo->decl);
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_FINAL), "pompt_final", "int",
+              "(", ") ? 1 : 0", &lo->decl);
+    instr_buf_printf(&lo->decl, "POMP_Task_t pompt_task_%d; ", n);
+    break;
+  case LK_CANCEL:
+    eval_once(u, p, find_if(u, p, "cancel"), "pompt_if", "int", "(",
+              ") ? 1 : 0", &lo->decl);
+    break;
+  case LK_ERROR: {
+    const struct omp_clause *m = find_clause(p, OMP_CLAUSE_MESSAGE);
+    size_t eb, ee;
+    if (m && clause_expr(m, &eb, &ee) && t[eb] != '"')
+      eval_once(u, p, m, "pompt_msg", "const char *", "(", ")", &lo->decl);
+    break;
+  }
+  case LK_TARGET:
+  case LK_TARGET_DATA:
+  case LK_TARGET_ENTER_DATA:
+  case LK_TARGET_EXIT_DATA:
+  case LK_TARGET_UPDATE:
+    target_decls(u, p, lo);
+    break;
+  case LK_TEAMS:
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_TEAMS), "pompt_nteams",
+              "int", "(int)(", ")", &lo->decl);
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_THREAD_LIMIT), "pompt_tl",
+              "int", "(int)(", ")", &lo->decl);
+    instr_buf_printf(&lo->decl, "POMP_Team_t pompt_team_%d; ", n);
+    break;
+  default:
+    break;
+  }
+}
+
+static void implicit_barrier_text(const struct unit *u, const struct pragma *p,
+                                  struct instr_buf *b) {
   int n = p->number;
   instr_buf_printf(b,
                    " POMP_Implicit_barrier_enter(&pompt_h_%d, " T_SELF
                    ", pompt_ctc_%d);\n"
                    "#pragma omp barrier\n"
-                   " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }\n",
+                   " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF
+                   ");" NO_TAIL " }\n",
                    n, n, n);
-  emit_marker(u, b, at);
+  emit_marker(u, b, p->send);
+}
+
+/* Builds leaf li: its directive text and the text around it. */
+static void build_leaf(struct unit *u, struct pragma *p, int li,
+                       struct leaf_out *lo) {
+  enum leaf_kind k = p->leaves[li];
+  int on = (p->leaf_on >> li) & 1u;
+  int n = p->number;
+  int inner = li > 0;
+  int user_nowait = find_clause(p, OMP_CLAUSE_NOWAIT) != NULL;
+  const char *t = ptext(u, p);
+
+  /* The directive text. */
+  if (p->nleaves == 1) {
+    append_directive_text(u, p, &lo->dir);
+  } else {
+    instr_buf_putc(&lo->dir, ' ');
+    instr_buf_puts(&lo->dir, leaf_info[k].name);
+    append_leaf_clauses(u, p, &lo->dir, li);
+  }
+
+  switch (k) {
+  case LK_PARALLEL: {
+    struct name_list shared = {0};
+    parallel_shared(u, p, li, on, &shared);
+    append_shared(&lo->dir, &shared);
+    name_list_free(&shared);
+    if (!on)
+      break;
+    const struct omp_clause *cif = find_if(u, p, "parallel");
+    const struct omp_clause *cnt = find_clause(p, OMP_CLAUSE_NUM_THREADS);
+    instr_buf_printf(&lo->pre, "POMP_Parallel_enter_team(&pompt_h_%d, " T_SELF
+                               ", ", n);
+    if (cnt && repl_of(p, cnt))
+      instr_buf_printf(&lo->pre, "pompt_nt_%d, ", n);
+    else
+      instr_buf_puts(&lo->pre, "-1, ");
+    if (cif && repl_of(p, cif))
+      instr_buf_printf(&lo->pre, "pompt_if_%d, ", n);
+    else
+      instr_buf_puts(&lo->pre, "-1, ");
+    instr_buf_printf(&lo->pre, "&pompt_team_%d, pompt_ctc_%d);", n, n);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Parallel_begin_team(pompt_h_%d, " T_SELF
+                     ", &pompt_team_%d); ",
+                     n, n);
+    instr_buf_printf(&lo->close,
+                     " POMP_Parallel_end_team(pompt_h_%d, " T_SELF
+                     ", &pompt_team_%d);" NO_TAIL " }",
+                     n, n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Parallel_exit_team(pompt_h_%d, " T_SELF
+                     ", &pompt_team_%d);",
+                     n, n);
+    break;
+  }
+  case LK_FOR:
+  case LK_FOR_SIMD:
+  case LK_SECTIONS:
+  case LK_SINGLE:
+  case LK_SCOPE: {
+    int copyprivate = find_clause(p, OMP_CLAUSE_COPYPRIVATE) != NULL;
+    /* The implicit barrier is exposed by nowait plus an explicit barrier
+     * (doc/instrumentation.md says why that keeps the semantics).  Inside
+     * a split parallel, the region's own barrier follows at once. */
+    lo->barrier = on && !inner && !user_nowait && !copyprivate &&
+                  !p->cancel_inside;
+    if ((lo->barrier || inner) && !user_nowait && !p->cancel_inside)
+      instr_buf_puts(&lo->dir, " nowait");
+    if (!on)
+      break;
+    if (k == LK_FOR || k == LK_FOR_SIMD) {
+      instr_buf_printf(&lo->pre, "POMP_Loop_enter(&pompt_h_%d, " T_SELF ", ",
+                       n);
+      loop_args(u, p, &lo->pre);
+      instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+      instr_buf_printf(&lo->post, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");",
+                       n);
+    } else {
+      const char *ev = k == LK_SECTIONS ? "Sections"
+                       : k == LK_SINGLE ? "Single"
+                                        : "Scope";
+      instr_buf_printf(&lo->pre,
+                       "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                       ev, n, n);
+      instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");",
+                       ev, n);
+    }
+    if (k == LK_SINGLE) {
+      instr_buf_printf(&lo->open, "{ POMP_Single_begin(pompt_h_%d, " T_SELF
+                                  "); ",
+                       n);
+      instr_buf_printf(&lo->close,
+                       " POMP_Single_end(pompt_h_%d, " T_SELF ");" NO_TAIL
+                       " }",
+                       n);
+    }
+    break;
+  }
+  case LK_LOOP:
+    if (!on)
+      break;
+    instr_buf_printf(&lo->pre, "POMP_Loop_enter(&pompt_h_%d, " T_SELF ", -1, ",
+                     n);
+    bounds_args(u, p, &lo->pre);
+    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    instr_buf_printf(&lo->post, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");", n);
+    break;
+  case LK_MASTER:
+    if (!on)
+      break;
+    instr_buf_printf(
+        &lo->open, "{ POMP_Master_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d); ",
+        n, n);
+    instr_buf_printf(&lo->close,
+                     " POMP_Master_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
+                     n);
+    break;
+  case LK_MASKED: {
+    if (!on)
+      break;
+    const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
+    size_t eb, ee;
+    instr_buf_printf(&lo->open, "{ POMP_Masked_begin(&pompt_h_%d, " T_SELF ", ",
+                     n);
+    if (f && repl_of(p, f))
+      instr_buf_puts(&lo->open, repl_of(p, f));
+    else if (f && clause_expr(f, &eb, &ee))
+      instr_buf_add(&lo->open, t + eb, ee - eb);
+    else
+      instr_buf_puts(&lo->open, "0");
+    instr_buf_printf(&lo->open, ", pompt_ctc_%d); ", n);
+    instr_buf_printf(&lo->close,
+                     " POMP_Masked_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
+                     n);
+    break;
+  }
+  case LK_CRITICAL:
+  case LK_ORDERED:
+  case LK_TASKGROUP: {
+    if (!on)
+      break;
+    const char *ev = k == LK_CRITICAL  ? "Critical"
+                     : k == LK_ORDERED ? "Ordered"
+                                       : "Taskgroup";
+    instr_buf_printf(&lo->pre,
+                     "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     ev, n, n);
+    instr_buf_printf(&lo->open, "{ POMP_%s_begin(pompt_h_%d, " T_SELF "); ",
+                     ev, n);
+    instr_buf_printf(&lo->close,
+                     " POMP_%s_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", ev,
+                     n);
+    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");", ev,
+                     n);
+    break;
+  }
+  case LK_ATOMIC:
+    if (!on)
+      break;
+    instr_buf_printf(&lo->pre,
+                     "POMP_Atomic_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     n, n);
+    instr_buf_printf(&lo->post, " POMP_Atomic_exit(pompt_h_%d, " T_SELF ");",
+                     n);
+    break;
+  case LK_SIMD:
+    break;
+  case LK_TASK: {
+    if (!on)
+      break;
+    instr_buf_printf(&lo->dir, " firstprivate(pompt_task_%d)", n);
+    task_shared(u, p, &lo->dir);
+    unsigned flags = 0;
+    if (find_clause(p, OMP_CLAUSE_UNTIED))
+      flags |= 0x4;
+    if (find_clause(p, OMP_CLAUSE_MERGEABLE))
+      flags |= 0x8;
+    if (find_clause(p, OMP_CLAUSE_DEPEND))
+      flags |= 0x10;
+    if (find_clause(p, OMP_CLAUSE_DETACH))
+      flags |= 0x20;
+    struct instr_buf deps = {0};
+    int ndeps = dependences(u, p, &deps);
+    if (ndeps > 0)
+      instr_buf_printf(&lo->decl, "POMP_Dependence_t pompt_deps_%d[%d] = {%s}; ",
+                       n, ndeps, deps.data);
+    instr_buf_free(&deps);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Task_create_begin(&pompt_h_%d, " T_SELF
+                     ", &pompt_task_%d, ",
+                     n, n);
+    const struct omp_clause *cif = find_if(u, p, "task");
+    const struct omp_clause *cfi = find_clause(p, OMP_CLAUSE_FINAL);
+    int terms = 0;
+    if (flags || (!(cif && repl_of(p, cif)) && !(cfi && repl_of(p, cfi)))) {
+      instr_buf_printf(&lo->pre, "0x%x", flags);
+      terms++;
+    }
+    if (cif && repl_of(p, cif))
+      instr_buf_printf(&lo->pre, "%s(pompt_if_%d ? 0 : 1)", terms++ ? " | " : "",
+                       n);
+    if (cfi && repl_of(p, cfi))
+      instr_buf_printf(&lo->pre, "%s(pompt_final_%d ? 2 : 0)",
+                       terms++ ? " | " : "", n);
+    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    if (ndeps > 0)
+      instr_buf_printf(&lo->pre,
+                       " POMP_Task_dependences(pompt_h_%d, " T_SELF
+                       ", &pompt_task_%d, pompt_deps_%d, %d);",
+                       n, n, n, ndeps);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Task_begin(pompt_h_%d, " T_SELF
+                     ", &pompt_task_%d); ",
+                     n, n);
+    instr_buf_printf(&lo->close,
+                     " POMP_Task_end(pompt_h_%d, " T_SELF
+                     ", &pompt_task_%d);" NO_TAIL " }",
+                     n, n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Task_create_end(pompt_h_%d, " T_SELF
+                     ", &pompt_task_%d);",
+                     n, n);
+    break;
+  }
+  case LK_TASKLOOP:
+  case LK_TASKLOOP_SIMD:
+    task_shared(u, p, &lo->dir);
+    if (!on)
+      break;
+    warn_once_key(u, name_offset(u, p), "taskloop",
+                  "the tasks of a taskloop are not reported one by one; "
+                  "instrumented with POMP_Taskloop_enter/exit (reduced "
+                  "detail)");
+    instr_buf_printf(&lo->pre, "POMP_Taskloop_enter(&pompt_h_%d, " T_SELF ", ",
+                     n);
+    bounds_args(u, p, &lo->pre);
+    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    instr_buf_printf(&lo->post, " POMP_Taskloop_exit(pompt_h_%d, " T_SELF ");",
+                     n);
+    break;
+  case LK_BARRIER:
+  case LK_TASKWAIT:
+  case LK_TASKYIELD: {
+    if (!on)
+      break;
+    const char *ev = k == LK_BARRIER    ? "Barrier"
+                     : k == LK_TASKWAIT ? "Taskwait"
+                                        : "Taskyield";
+    if (k == LK_TASKWAIT && find_clause(p, OMP_CLAUSE_DEPEND))
+      warn_once_key(u, name_offset(u, p), "taskwait-depend",
+                    "the depend clauses of 'taskwait' are not passed to the "
+                    "monitoring library (reduced detail)");
+    instr_buf_printf(&lo->pre,
+                     "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     ev, n, n);
+    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");", ev,
+                     n);
+    break;
+  }
+  case LK_FLUSH:
+    if (!on)
+      break;
+    instr_buf_printf(&lo->post,
+                     " POMP_Flush_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     n, n);
+    break;
+  case LK_CANCEL: {
+    if (!on)
+      break;
+    const struct omp_clause *cif = find_if(u, p, "cancel");
+    instr_buf_printf(&lo->pre, "POMP_Cancel_event(&pompt_h_%d, " T_SELF ", ",
+                     n);
+    if (cif && repl_of(p, cif))
+      instr_buf_printf(&lo->pre, "pompt_if_%d", n);
+    else
+      instr_buf_puts(&lo->pre, "1");
+    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    break;
+  }
+  case LK_CANCELLATION_POINT:
+    if (!on)
+      break;
+    instr_buf_printf(&lo->pre,
+                     "POMP_Cancellation_point_event(&pompt_h_%d, " T_SELF
+                     ", pompt_ctc_%d);",
+                     n, n);
+    break;
+  case LK_ERROR: {
+    if (!on)
+      break;
+    const struct omp_clause *sev = find_clause(p, OMP_CLAUSE_SEVERITY);
+    const struct omp_clause *m = find_clause(p, OMP_CLAUSE_MESSAGE);
+    size_t eb, ee;
+    int severity = sev && clause_is_word(t, sev, "warning") ? 1 : 2;
+    instr_buf_printf(&lo->pre, "POMP_Error_event(&pompt_h_%d, " T_SELF ", %d, ",
+                     n, severity);
+    if (m && repl_of(p, m))
+      instr_buf_puts(&lo->pre, repl_of(p, m));
+    else if (m && clause_expr(m, &eb, &ee))
+      instr_buf_add(&lo->pre, t + eb, ee - eb);
+    else
+      instr_buf_puts(&lo->pre, "(const char *)0");
+    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    break;
+  }
+  case LK_TARGET:
+  case LK_TARGET_DATA:
+  case LK_TARGET_ENTER_DATA:
+  case LK_TARGET_EXIT_DATA:
+  case LK_TARGET_UPDATE:
+    if (on)
+      build_target_leaf(u, p, k, lo);
+    break;
+  case LK_TEAMS: {
+    struct name_list shared = {0};
+    parallel_shared(u, p, li, on, &shared);
+    append_shared(&lo->dir, &shared);
+    name_list_free(&shared);
+    if (!on)
+      break;
+    const struct omp_clause *nt = find_clause(p, OMP_CLAUSE_NUM_TEAMS);
+    const struct omp_clause *tl = find_clause(p, OMP_CLAUSE_THREAD_LIMIT);
+    instr_buf_printf(&lo->pre, "POMP_Teams_enter(&pompt_h_%d, " T_SELF ", ", n);
+    if (nt && repl_of(p, nt))
+      instr_buf_printf(&lo->pre, "pompt_nteams_%d, ", n);
+    else
+      instr_buf_puts(&lo->pre, "-1, ");
+    if (tl && repl_of(p, tl))
+      instr_buf_printf(&lo->pre, "pompt_tl_%d, ", n);
+    else
+      instr_buf_puts(&lo->pre, "-1, ");
+    instr_buf_printf(&lo->pre, "&pompt_team_%d, pompt_ctc_%d);", n, n);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Teams_begin(pompt_h_%d, " T_SELF
+                     ", &pompt_team_%d); ",
+                     n, n);
+    instr_buf_printf(&lo->close,
+                     " POMP_Teams_end(pompt_h_%d, " T_SELF
+                     ", &pompt_team_%d);" NO_TAIL " }",
+                     n, n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Teams_exit(pompt_h_%d, " T_SELF
+                     ", &pompt_team_%d);",
+                     n, n);
+    break;
+  }
+  case LK_DISTRIBUTE:
+  case LK_DISTRIBUTE_SIMD:
+  case LK_DISTRIBUTE_PAR_FOR:
+  case LK_DISTRIBUTE_PAR_FOR_SIMD: {
+    if (!on)
+      break;
+    if (k == LK_DISTRIBUTE_PAR_FOR || k == LK_DISTRIBUTE_PAR_FOR_SIMD)
+      warn_once_key(u, name_offset(u, p), "distribute-parallel",
+                    "the parallel regions of a composite 'distribute "
+                    "parallel for' are not reported (reduced detail)");
+    const struct omp_clause *ds = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
+    instr_buf_printf(&lo->pre, "POMP_Distribute_enter(&pompt_h_%d, " T_SELF
+                               ", ",
+                     n);
+    if (ds && ds->n_items >= 2 &&
+        chunk_is_simple(t + ds->items[1].begin,
+                        ds->items[1].end - ds->items[1].begin))
+      append_int64(&lo->pre, t, ds->items[1].begin, ds->items[1].end);
+    else
+      instr_buf_puts(&lo->pre, "-1");
+    instr_buf_puts(&lo->pre, ", ");
+    bounds_args(u, p, &lo->pre);
+    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    instr_buf_printf(&lo->post, " POMP_Distribute_exit(pompt_h_%d, " T_SELF
+                                ");",
+                     n);
+    break;
+  }
+  case LK_COUNT:
+    break;
+  }
+}
+
+/* ---- Composing the edits of a construct --------------------------------- */
+
+static int is_standalone_leaf(enum leaf_kind k) {
+  return k >= LK_BARRIER && k <= LK_TARGET_UPDATE;
+}
+
+/* Adds the replacement of the pragma line unless the text is unchanged. */
+static void replace_pragma_line(struct unit *u, struct pragma *p,
+                                struct instr_buf *line) {
+  size_t n = p->tend - p->lbegin;
+  if (line->len == n && memcmp(line->data, u->text + p->lbegin, n) == 0) {
+    instr_buf_free(line);
+    return;
+  }
+  add_edit(u, p->lbegin, p->lend, 0, p->depth, line);
+}
+
+static void emit_standalone(struct unit *u, struct pragma *p,
+                            struct leaf_out *lo) {
+  struct instr_buf b = {0};
+  instr_buf_puts(&b, "{ ");
+  instr_buf_add(&b, lo->decl.data, lo->decl.len);
+  instr_buf_add(&b, lo->pre.data, lo->pre.len);
+  instr_buf_putc(&b, '\n');
+  emit_marker(u, &b, p->lbegin);
+  add_edit(u, p->lbegin, p->lbegin, 0, p->depth, &b);
+
+  instr_buf_add(&b, u->text + p->lbegin, p->tbegin - p->lbegin);
+  instr_buf_add(&b, lo->dir.data, lo->dir.len);
+  replace_pragma_line(u, p, &b);
+
+  size_t at = p->line + 1 < u->nlines ? u->lstart[p->line + 1] : u->len;
+  if (at == u->len && (u->len == 0 || u->text[u->len - 1] != '\n'))
+    instr_buf_putc(&b, '\n');
+  instr_buf_add(&b, lo->post.data, lo->post.len);
+  if (lo->post.len)
+    instr_buf_puts(&b, NO_TAIL);
+  instr_buf_puts(&b, " }\n");
+  if (at < u->len)
+    emit_marker(u, &b, at);
+  add_edit(u, at, at, 1, p->depth, &b);
+}
+
+/* Text before the pragma line, the pragma line(s) of every leaf, text at
+ * the block's start and after its end. */
+static void emit_block_chain(struct unit *u, struct pragma *p,
+                             struct leaf_out *lo) {
+  int k = p->nleaves;
+  int brace[MAX_LEAVES];
+  for (int i = 0; i < k; i++) {
+    brace[i] = lo[i].decl.len > 0 ||
+               (i == 0 && (lo[i].pre.len || lo[i].post.len || lo[i].barrier));
+    /* An outer leaf's block holds the next leaf and its statements. */
+    if (i + 1 < k && lo[i].open.len == 0) {
+      instr_buf_puts(&lo[i].open, "{ ");
+      instr_buf_puts(&lo[i].close, " }");
+    }
+  }
+  struct instr_buf b = {0};
+  if (brace[0] || lo[0].pre.len) {
+    if (brace[0])
+      instr_buf_puts(&b, "{ ");
+    instr_buf_add(&b, lo[0].decl.data, lo[0].decl.len);
+    instr_buf_add(&b, lo[0].pre.data, lo[0].pre.len);
+    instr_buf_putc(&b, '\n');
+    emit_marker(u, &b, p->lbegin);
+    add_edit(u, p->lbegin, p->lbegin, 0, p->depth, &b);
+  }
+
+  instr_buf_add(&b, u->text + p->lbegin, p->tbegin - p->lbegin);
+  instr_buf_add(&b, lo[0].dir.data, lo[0].dir.len);
+  for (int i = 1; i < k; i++) {
+    /* The next leaf follows on a line of its own, with the same line
+     * number as the user's pragma. */
+    instr_buf_putc(&b, '\n');
+    instr_buf_add(&b, lo[i - 1].open.data, lo[i - 1].open.len);
+    if (brace[i])
+      instr_buf_puts(&b, "{ ");
+    instr_buf_add(&b, lo[i].decl.data, lo[i].decl.len);
+    instr_buf_add(&b, lo[i].pre.data, lo[i].pre.len);
+    instr_buf_putc(&b, '\n');
+    emit_marker(u, &b, p->lbegin);
+    instr_buf_add(&b, u->text + p->lbegin, p->tbegin - p->lbegin);
+    instr_buf_add(&b, lo[i].dir.data, lo[i].dir.len);
+  }
+  replace_pragma_line(u, p, &b);
+
+  if (lo[k - 1].open.len) {
+    instr_buf_add(&b, lo[k - 1].open.data, lo[k - 1].open.len);
+    add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
+  }
+
+  for (int i = k - 1; i >= 0; i--) {
+    instr_buf_add(&b, lo[i].close.data, lo[i].close.len);
+    instr_buf_add(&b, lo[i].post.data, lo[i].post.len);
+    if (lo[i].barrier) {
+      implicit_barrier_text(u, p, &b);
+    } else if (brace[i]) {
+      if (lo[i].post.len)
+        instr_buf_puts(&b, NO_TAIL);
+      instr_buf_puts(&b, " }");
+    }
+    if (lo[i].post_newline) {
+      instr_buf_putc(&b, '\n');
+      emit_marker(u, &b, p->send);
+    }
+  }
+  if (b.len)
+    add_edit(u, p->send, p->send, 1, p->depth, &b);
+  else
+    instr_buf_free(&b);
 }
 
 static void rewrite_sections_list(struct unit *u, struct pragma *p) {
@@ -1843,206 +3841,166 @@ static void rewrite_sections_list(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b, "{ POMP_Section_begin(pompt_h_%d, %zu, " T_SELF "); ",
                      n, k + 1);
     add_edit(u, p->secs[k].sbegin, p->secs[k].sbegin, 0, p->secs[k].depth, &b);
-    instr_buf_printf(&b, " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", n);
+    instr_buf_printf(&b,
+                     " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
+                     n);
     add_edit(u, p->secs[k].send, p->secs[k].send, 1, p->secs[k].depth, &b);
   }
 }
 
-static void rewrite_parallel(struct unit *u, struct pragma *p) {
-  int n = p->number;
-  const char *t = ptext(u, p);
-  struct instr_buf b = {0};
-  const struct omp_clause *cif = find_clause(p, OMP_CLAUSE_IF);
-  const struct omp_clause *cnt = find_clause(p, OMP_CLAUSE_NUM_THREADS);
-  size_t eb, ee;
+/* ---- Loop iterations ----------------------------------------------------- */
 
-  /* Before the pragma: evaluate if/num_threads once, enter. */
-  instr_buf_puts(&b, "{ ");
-  int have_if = cif && clause_expr(cif, &eb, &ee);
-  if (have_if) {
-    instr_buf_printf(&b, "int pompt_if_%d = (", n);
-    instr_buf_add(&b, t + eb, ee - eb);
-    instr_buf_puts(&b, ") ? 1 : 0; ");
-  }
-  int have_nt = cnt && clause_expr(cnt, &eb, &ee);
-  if (have_nt) {
-    instr_buf_printf(&b, "int pompt_nt_%d = (int)(", n);
-    instr_buf_add(&b, t + eb, ee - eb);
-    instr_buf_puts(&b, "); ");
-  }
-  instr_buf_printf(&b, "POMP_Team_t pompt_team_%d; ", n);
-  instr_buf_printf(&b, "POMP_Parallel_enter_team(&pompt_h_%d, " T_SELF ", ", n);
-  if (have_nt)
-    instr_buf_printf(&b, "pompt_nt_%d, ", n);
-  else
-    instr_buf_puts(&b, "-1, ");
-  if (have_if)
-    instr_buf_printf(&b, "pompt_if_%d, ", n);
-  else
-    instr_buf_puts(&b, "-1, ");
-  instr_buf_printf(&b, "&pompt_team_%d, pompt_ctc_%d);\n", n, n);
-  emit_marker(u, &b, p->lbegin);
-  add_edit(u, p->lbegin, p->lbegin, 0, p->depth, &b);
-
-  /* The pragma line(s). */
-  struct name_list shared = {0}, moved = {0};
-  struct instr_buf ws = {0};
-  instr_buf_add(&b, u->text + p->lbegin, p->tbegin - p->lbegin);
-  if (p->kind == OMP_DIR_PARALLEL) {
-    append_directive_text(u, p, &b);
-  } else {
-    int is_for = p->kind == OMP_DIR_PARALLEL_FOR;
-    instr_buf_puts(&b, " parallel");
-    append_side(u, p, &b, SIDE_PAR, NULL);
-    instr_buf_add(&ws, u->text + p->lbegin, p->tbegin - p->lbegin);
-    instr_buf_puts(&ws, is_for ? " for" : " sections");
-    append_side(u, p, &ws, SIDE_WS, &moved);
-    if (!find_clause(p, OMP_CLAUSE_NOWAIT))
-      instr_buf_puts(&ws, " nowait");
-  }
-  parallel_shared(u, p, &shared, &moved);
-  append_shared(&b, &shared);
-  name_list_free(&shared);
-  name_list_free(&moved);
-
-  struct instr_buf open = {0};
-  instr_buf_printf(&open,
-                   "{ POMP_Parallel_begin_team(pompt_h_%d, " T_SELF
-                   ", &pompt_team_%d); ",
-                   n, n);
-  if (p->kind == OMP_DIR_PARALLEL) {
-    add_edit(u, p->lbegin, p->lend, 0, p->depth, &b);
-    add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &open);
-  } else {
-    /* The worksharing part follows on a line of its own, with the same
-     * line number as the user's pragma. */
-    instr_buf_putc(&b, '\n');
-    instr_buf_add(&b, open.data, open.len);
-    instr_buf_free(&open);
-    if (p->kind == OMP_DIR_PARALLEL_FOR) {
-      instr_buf_printf(&b, "POMP_Loop_enter(&pompt_h_%d, " T_SELF ", ", n);
-      loop_args(u, p, &b);
-      instr_buf_printf(&b, ", pompt_ctc_%d);\n", n);
-    } else {
-      instr_buf_printf(
-          &b, "POMP_Sections_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n",
-          n, n);
+/* The ')' that ends the header of the for statement at loop. */
+static int for_header_end(const struct unit *u, const struct stmt_rec *loop,
+                          size_t *rparen) {
+  const char *t = u->text;
+  size_t p = loop->begin + 3;
+  while (p < loop->end && is_space(t[p]))
+    p++;
+  if (p >= loop->end || t[p] != '(')
+    return 0;
+  int depth = 0;
+  for (; p < loop->end; p++) {
+    char ch = t[p];
+    if (ch == '"' || ch == '\'') {
+      for (p++; p < loop->end && t[p] != ch; p++)
+        if (t[p] == '\\')
+          p++;
+      continue;
     }
-    emit_marker(u, &b, p->lbegin);
-    instr_buf_add(&b, ws.data, ws.len);
-    add_edit(u, p->lbegin, p->lend, 0, p->depth, &b);
+    if (ch == '(' || ch == '[' || ch == '{')
+      depth++;
+    else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0) {
+      *rparen = p;
+      return 1;
+    }
   }
-  instr_buf_free(&ws);
-
-  /* After the block. */
-  if (p->kind == OMP_DIR_PARALLEL_FOR)
-    instr_buf_printf(&b, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");", n);
-  else if (p->kind == OMP_DIR_PARALLEL_SECTIONS)
-    instr_buf_printf(&b, " POMP_Sections_exit(pompt_h_%d, " T_SELF ");", n);
-  instr_buf_printf(
-      &b,
-      " POMP_Parallel_end_team(pompt_h_%d, " T_SELF ", &pompt_team_%d);" NO_TAIL " }"
-      " POMP_Parallel_exit_team(pompt_h_%d, " T_SELF ", &pompt_team_%d);" NO_TAIL " }",
-      n, n, n, n);
-  add_edit(u, p->send, p->send, 1, p->depth, &b);
-  if (p->kind == OMP_DIR_PARALLEL_SECTIONS)
-    rewrite_sections_list(u, p);
+  return 0;
 }
 
-/* for, sections, single */
-static void rewrite_worksharing(struct unit *u, struct pragma *p) {
-  int n = p->number;
-  struct instr_buf b = {0};
-  int user_nowait = find_clause(p, OMP_CLAUSE_NOWAIT) != NULL;
-  int barrier = !user_nowait && !(p->kind == OMP_DIR_SINGLE &&
-                                  find_clause(p, OMP_CLAUSE_COPYPRIVATE));
-
-  if (p->kind == OMP_DIR_FOR) {
-    instr_buf_printf(&b, "{ POMP_Loop_enter(&pompt_h_%d, " T_SELF ", ", n);
-    loop_args(u, p, &b);
-    instr_buf_printf(&b, ", pompt_ctc_%d);\n", n);
-  } else if (p->kind == OMP_DIR_SECTIONS) {
-    instr_buf_printf(
-        &b, "{ POMP_Sections_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n",
-        n, n);
+/* The loop variable of a canonical for statement, when it has an integer
+ * type; NULL otherwise (a pointer, an iterator, a range-based for). */
+static char *loop_variable(const struct unit *u, const struct stmt_rec *loop) {
+  if (clang_getCursorKind(loop->cur) != CXCursor_ForStmt)
+    return NULL;
+  struct cursor_list l = children_of(loop->cur);
+  if (l.n == 0)
+    return NULL;
+  CXCursor init = l.c[0], var = clang_getNullCursor();
+  size_t ib, ie;
+  cursor_span(init, &ib, &ie);
+  if (ib < loop->begin || ib >= loop->end)
+    return NULL;
+  if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+    struct cursor_list d = children_of(init);
+    if (d.n == 1 && clang_getCursorKind(d.c[0]) == CXCursor_VarDecl)
+      var = d.c[0];
   } else {
-    instr_buf_printf(
-        &b, "{ POMP_Single_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n", n,
-        n);
+    CXCursor e = strip(init);
+    char op[4];
+    struct cursor_list ch = children_of(e);
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator && ch.n == 2) {
+      binary_operator(u, e, op);
+      CXCursor lhs = strip(ch.c[0]);
+      if (strcmp(op, "=") == 0 &&
+          clang_getCursorKind(lhs) == CXCursor_DeclRefExpr)
+        var = clang_getCursorReferenced(lhs);
+    }
   }
-  emit_marker(u, &b, p->lbegin);
-  add_edit(u, p->lbegin, p->lbegin, 0, p->depth, &b);
+  if (clang_Cursor_isNull(var) ||
+      !is_integer_type(clang_getCursorType(var)))
+    return NULL;
+  CXString s = clang_getCursorSpelling(var);
+  const char *cs = clang_getCString(s);
+  char *r = cs && *cs ? instr_xstrndup(cs, strlen(cs)) : NULL;
+  clang_disposeString(s);
+  return r;
+}
 
-  if (barrier) {
-    instr_buf_add(&b, u->text + p->lbegin, p->tend - p->lbegin);
-    instr_buf_puts(&b, " nowait");
-    add_edit(u, p->lbegin, p->lend, 0, p->depth, &b);
+/* --loop-level=iterations: POMP_Loop_iter_begin / _end around the body of
+ * the construct's loop (the innermost of collapsed loops), inside a
+ * do { } while (0) so that a continue still reaches the end event. */
+static void rewrite_iterations(struct unit *u, struct pragma *p) {
+  int levels = collapse_count(u, p);
+  const struct stmt_rec *loop = construct_loop(u, p);
+  if (levels < 1 || !loop) {
+    warn_once_key(u, name_offset(u, p), "iterations",
+                  "iteration events need a loop with a constant collapse "
+                  "depth; none inserted here (reduced detail)");
+    return;
   }
+  for (int k = 0; k < levels; k++) {
+    enum CXCursorKind ck = clang_getCursorKind(loop->cur);
+    size_t rp, bb, be;
+    if ((ck != CXCursor_ForStmt && ck != CXCursor_CXXForRangeStmt) ||
+        !for_header_end(u, loop, &rp) || block_after(u, rp + 1, &bb, &be) < 0)
+      return;
+    if (k + 1 < levels) {
+      size_t q = skip_blank(u, bb);
+      if (q < u->len && u->text[q] == '{')
+        q = skip_blank(u, q + 1);
+      loop = stmt_at(u, q);
+      if (!loop)
+        return;
+      continue;
+    }
+    char *var = loop_variable(u, loop);
+    int n = p->number;
+    struct instr_buf b = {0};
+    instr_buf_printf(&b, "{ POMP_Loop_iter_begin(pompt_h_%d, " T_SELF ", ", n);
+    if (var)
+      instr_buf_printf(&b, "(int64_t)(%s)", var);
+    else
+      instr_buf_puts(&b, "0");
+    instr_buf_puts(&b, "); do { ");
+    add_edit(u, bb, bb, 0, p->depth + 1, &b);
+    instr_buf_printf(&b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF
+                         "); }",
+                     n);
+    add_edit(u, be, be, 1, p->depth + 1, &b);
+    free(var);
+  }
+}
 
-  if (p->kind == OMP_DIR_SINGLE) {
-    instr_buf_printf(&b, "{ POMP_Single_begin(pompt_h_%d, " T_SELF "); ", n);
-    add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
-    instr_buf_printf(&b,
-                     " POMP_Single_end(pompt_h_%d, " T_SELF
-                     ");" NO_TAIL " } POMP_Single_exit(pompt_h_%d, " T_SELF ");",
-                     n, n);
-  } else if (p->kind == OMP_DIR_FOR) {
-    instr_buf_printf(&b, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");", n);
-  } else {
-    instr_buf_printf(&b, " POMP_Sections_exit(pompt_h_%d, " T_SELF ");", n);
+static int has_inscan(const struct unit *u, const struct pragma *p) {
+  const char *t = ptext(u, p);
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->kind != OMP_CLAUSE_REDUCTION)
+      continue;
+    for (size_t q = c->modifier.begin; q + 6 <= c->modifier.end; q++)
+      if (memcmp(t + q, "inscan", 6) == 0)
+        return 1;
   }
-  if (barrier)
-    append_implicit_barrier(u, p, &b, p->send);
+  return 0;
+}
+
+static void rewrite_construct(struct unit *u, struct pragma *p) {
+  struct leaf_out lo[MAX_LEAVES];
+  memset(lo, 0, sizeof lo);
+  for (int i = 0; i < p->nleaves; i++)
+    leaf_decls(u, p, i, &lo[i]);
+  for (int i = 0; i < p->nleaves; i++)
+    build_leaf(u, p, i, &lo[i]);
+  if (is_standalone_leaf(p->leaves[0]))
+    emit_standalone(u, p, &lo[0]);
   else
-    instr_buf_puts(&b, NO_TAIL " }");
-  add_edit(u, p->send, p->send, 1, p->depth, &b);
-  if (p->kind == OMP_DIR_SECTIONS)
-    rewrite_sections_list(u, p);
-}
+    emit_block_chain(u, p, lo);
+  for (int i = 0; i < p->nleaves; i++)
+    leaf_out_free(&lo[i]);
 
-static void rewrite_sync(struct unit *u, struct pragma *p) {
-  int n = p->number;
-  struct instr_buf b = {0};
-  switch (p->kind) {
-  case OMP_DIR_MASTER:
-    instr_buf_printf(
-        &b, "{ POMP_Master_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d); ", n,
-        n);
-    add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
-    instr_buf_printf(&b, " POMP_Master_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", n);
-    add_edit(u, p->send, p->send, 1, p->depth, &b);
-    break;
-  case OMP_DIR_CRITICAL:
-    instr_buf_printf(
-        &b, "{ POMP_Critical_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n",
-        n, n);
-    emit_marker(u, &b, p->lbegin);
-    add_edit(u, p->lbegin, p->lbegin, 0, p->depth, &b);
-    instr_buf_printf(&b, "{ POMP_Critical_begin(pompt_h_%d, " T_SELF "); ", n);
-    add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
-    instr_buf_printf(&b,
-                     " POMP_Critical_end(pompt_h_%d, " T_SELF
-                     ");" NO_TAIL " } POMP_Critical_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
-                     n, n);
-    add_edit(u, p->send, p->send, 1, p->depth, &b);
-    break;
-  case OMP_DIR_BARRIER: {
-    instr_buf_printf(
-        &b, "{ POMP_Barrier_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n", n,
-        n);
-    emit_marker(u, &b, p->lbegin);
-    add_edit(u, p->lbegin, p->lbegin, 0, p->depth, &b);
-    size_t at = p->line + 1 < u->nlines ? u->lstart[p->line + 1] : u->len;
-    if (at == u->len && (u->len == 0 || u->text[u->len - 1] != '\n'))
-      instr_buf_putc(&b, '\n');
-    instr_buf_printf(&b, " POMP_Barrier_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }\n", n);
-    if (at < u->len)
-      emit_marker(u, &b, at);
-    add_edit(u, at, at, 1, p->depth, &b);
-    break;
-  }
-  default:
-    break;
+  enum leaf_kind last = p->leaves[p->nleaves - 1];
+  if (last == LK_SECTIONS && ((p->leaf_on >> (p->nleaves - 1)) & 1u))
+    rewrite_sections_list(u, p);
+  if (u->opts->loop_level != INSTR_LOOP_ENTEREXIT &&
+      (last == LK_FOR || last == LK_TASKLOOP) &&
+      ((p->leaf_on >> (p->nleaves - 1)) & 1u)) {
+    if (has_inscan(u, p))
+      warn_once_key(u, name_offset(u, p), "inscan",
+                    "no iteration events in a loop with an inscan reduction "
+                    "(reduced detail)");
+    else
+      rewrite_iterations(u, p);
   }
 }
 
@@ -2060,34 +4018,99 @@ static void rewrite_default_clause(struct unit *u, struct pragma *p) {
   name_list_free(&l);
 }
 
+/* ---- User directives and API calls ---------------------------------------- */
+
+/* After a #pragma pomp line: the call it stands for. */
+static void rewrite_pomp(struct unit *u, struct pragma *p) {
+  struct instr_buf b = {0};
+  int n = p->pomp == PD_END ? u->pragmas[p->partner].number : p->number;
+  switch (p->pomp) {
+  case PD_BEGIN:
+    instr_buf_printf(&b,
+                     " POMP_User_region_begin(&pompt_h_%d, " T_SELF
+                     ", pompt_ctc_%d);",
+                     n, n);
+    break;
+  case PD_END:
+    instr_buf_printf(&b, " POMP_User_region_end(pompt_h_%d, " T_SELF ");" NO_TAIL,
+                     n);
+    break;
+  case PD_EVENT:
+    instr_buf_printf(&b,
+                     " POMP_User_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     n, n);
+    break;
+  case PD_INIT:
+    instr_buf_puts(&b, " POMP_Init();");
+    break;
+  case PD_FINALIZE:
+    instr_buf_puts(&b, " POMP_Finalize();");
+    break;
+  case PD_ON:
+    instr_buf_puts(&b, " POMP_On();");
+    break;
+  case PD_OFF:
+    instr_buf_puts(&b, " POMP_Off();");
+    break;
+  default:
+    return;
+  }
+  size_t at = p->line + 1 < u->nlines ? u->lstart[p->line + 1] : u->len;
+  if (at == u->len && (u->len == 0 || u->text[u->len - 1] != '\n')) {
+    struct instr_buf nl = {0};
+    instr_buf_putc(&nl, '\n');
+    instr_buf_add(&nl, b.data, b.len);
+    instr_buf_free(&b);
+    b = nl;
+  }
+  instr_buf_putc(&b, '\n');
+  if (at < u->len)
+    emit_marker(u, &b, at);
+  add_edit(u, at, at, 1, p->depth, &b);
+}
+
+/* omp_set_lock(l) -> POMP_Api_omp_set_lock(&pompt_h_N, pompt_ctc_N, l). */
+static void rewrite_call(struct unit *u, struct api_call *a) {
+  struct instr_buf b = {0};
+  instr_buf_printf(&b, "POMP_Api_%s", api_routines[a->routine]);
+  add_edit(u, a->name_b, a->name_e, 0, INT_MAX, &b);
+  instr_buf_printf(&b, "&pompt_h_%d, pompt_ctc_%d%s", a->number, a->number,
+                   a->nargs > 0 ? ", " : "");
+  add_edit(u, a->args, a->args, 0, INT_MAX, &b);
+}
+
 /* ---- CTC strings
  * --------------------------------------------------------------- */
 
-static const char *ctc_type(enum omp_directive_kind k) {
-  switch (k) {
-  case OMP_DIR_PARALLEL:
-    return "parallel";
-  case OMP_DIR_FOR:
-    return "for";
-  case OMP_DIR_PARALLEL_FOR:
-    return "parallelfor";
-  case OMP_DIR_SECTIONS:
-    return "sections";
-  case OMP_DIR_PARALLEL_SECTIONS:
-    return "parallelsections";
-  case OMP_DIR_SECTION:
-    return "section";
-  case OMP_DIR_SINGLE:
-    return "single";
-  case OMP_DIR_MASTER:
-    return "master";
-  case OMP_DIR_CRITICAL:
-    return "critical";
-  case OMP_DIR_BARRIER:
-    return "barrier";
-  default:
-    return "unknown";
+/* "parallel for" -> "parallelfor". */
+static void ctc_type_of(const struct pragma *p, char *out, size_t size) {
+  const char *n = omp_directive_kind_name(p->kind);
+  size_t o = 0;
+  for (; *n && o + 1 < size; n++)
+    if (*n != ' ')
+      out[o++] = *n;
+  out[o] = '\0';
+}
+
+static void ctc_trimmed(struct ctc_builder *c, const char *key, const char *t,
+                        size_t b, size_t e) {
+  while (b < e && is_space(t[b]))
+    b++;
+  while (e > b && is_space(t[e - 1]))
+    e--;
+  /* Blanks inside (a line continuation) become one blank. */
+  struct instr_buf v = {0};
+  for (size_t i = b; i < e; i++) {
+    if (is_space(t[i]) || (t[i] == '\\' && i + 1 < e &&
+                           (t[i + 1] == '\n' || t[i + 1] == '\r'))) {
+      if (v.len && v.data[v.len - 1] != ' ')
+        instr_buf_putc(&v, ' ');
+    } else {
+      instr_buf_putc(&v, t[i]);
+    }
   }
+  ctc_add(c, key, v.data ? v.data : "", v.len);
+  instr_buf_free(&v);
 }
 
 static void build_ctc(struct unit *u, struct pragma *p) {
@@ -2095,33 +4118,89 @@ static void build_ctc(struct unit *u, struct pragma *p) {
   const char *t = ptext(u, p);
   const struct line_rec *r = rec_at(u, p->lbegin);
   unsigned last = r->line;
-  if (!p->standalone && p->send > p->sbegin)
+  if (!p->standalone && p->block_state == 2 && p->send > p->sbegin)
     last = rec_at(u, p->send - 1)->line;
-  ctc_add_str(&c, "type", ctc_type(p->kind));
+  if (p->pomp) {
+    ctc_add_str(&c, "type", "region");
+    ctc_add_str(&c, "file", u->files[r->file].name);
+    if (p->partner >= 0)
+      last = rec_at(u, u->pragmas[p->partner].lbegin)->line;
+    ctc_add_lines(&c, r->line, last);
+    ctc_trimmed(&c, "name", t, p->uname_b - p->tbegin, p->uname_e - p->tbegin);
+    p->ctc = ctc_finish(&c);
+    return;
+  }
+  char type[64];
+  ctc_type_of(p, type, sizeof type);
+  int combined_target = p->nleaves > 0 && p->leaves[0] == LK_TARGET &&
+                        p->kind != OMP_DIR_TARGET;
+  ctc_add_str(&c, "type", combined_target ? "target" : type);
   ctc_add_str(&c, "file", u->files[r->file].name);
   ctc_add_lines(&c, r->line, last);
-  if (p->kind == OMP_DIR_CRITICAL && p->has_critical_name) {
-    size_t b = p->critical_name.begin, e = p->critical_name.end;
-    while (b < e && is_space(t[b]))
-      b++;
-    while (e > b && is_space(t[e - 1]))
-      e--;
-    ctc_add(&c, "name", t + b, e - b);
-  }
+  if (combined_target)
+    ctc_add_str(&c, "construct", omp_directive_kind_name(p->kind));
+  if (p->kind == OMP_DIR_CRITICAL && p->has_critical_name)
+    ctc_trimmed(&c, "name", t, p->critical_name.begin, p->critical_name.end);
   const struct omp_clause *s = find_clause(p, OMP_CLAUSE_SCHEDULE);
+  if (!s && p->nleaves > 0 && p->leaves[p->nleaves - 1] >= LK_DISTRIBUTE)
+    s = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
   if (s && s->n_items >= 1) {
-    ctc_add(&c, "schedule", t + s->items[0].begin,
-            s->items[0].end - s->items[0].begin);
+    ctc_trimmed(&c, "schedule", t, s->items[0].begin, s->items[0].end);
     long long v;
     if (s->n_items >= 2 &&
         is_int_literal(t + s->items[1].begin,
                        s->items[1].end - s->items[1].begin, &v))
       ctc_add_int(&c, "chunk", v);
   }
+  /* Valued attributes of the constructs that came after the seed. */
+  if (p->kind == OMP_DIR_CANCEL || p->kind == OMP_DIR_CANCELLATION_POINT) {
+    static const enum omp_clause_kind ct[] = {
+        OMP_CLAUSE_PARALLEL, OMP_CLAUSE_FOR, OMP_CLAUSE_SECTIONS,
+        OMP_CLAUSE_TASKGROUP};
+    for (size_t i = 0; i < sizeof ct / sizeof ct[0]; i++)
+      if (find_clause(p, ct[i]))
+        ctc_add_str(&c, "constructType", omp_clause_kind_name(ct[i]));
+  }
+  const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
+  if (f && f->n_items >= 1) {
+    long long v;
+    if (is_int_literal(t + f->items[0].begin,
+                       f->items[0].end - f->items[0].begin, &v))
+      ctc_add_int(&c, "filter", v);
+  }
+  if (p->kind == OMP_DIR_ATOMIC) {
+    static const enum omp_clause_kind ops[] = {
+        OMP_CLAUSE_READ, OMP_CLAUSE_WRITE, OMP_CLAUSE_UPDATE,
+        OMP_CLAUSE_CAPTURE, OMP_CLAUSE_COMPARE};
+    struct instr_buf v = {0};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+      if (find_clause(p, ops[i])) {
+        if (v.len)
+          instr_buf_putc(&v, ',');
+        instr_buf_puts(&v, omp_clause_kind_name(ops[i]));
+      }
+    ctc_add_str(&c, "atomic", v.len ? v.data : "update");
+    instr_buf_free(&v);
+    static const enum omp_clause_kind mo[] = {
+        OMP_CLAUSE_SEQ_CST, OMP_CLAUSE_ACQ_REL, OMP_CLAUSE_RELEASE,
+        OMP_CLAUSE_ACQUIRE, OMP_CLAUSE_RELAXED};
+    for (size_t i = 0; i < sizeof mo / sizeof mo[0]; i++)
+      if (find_clause(p, mo[i]))
+        ctc_add_str(&c, "memoryOrder", omp_clause_kind_name(mo[i]));
+  }
+  if (p->kind == OMP_DIR_ERROR) {
+    const struct omp_clause *sev = find_clause(p, OMP_CLAUSE_SEVERITY);
+    ctc_add_str(&c, "severity",
+                sev && clause_is_word(t, sev, "warning") ? "warning" : "fatal");
+  }
+  const struct omp_clause *pb = find_clause(p, OMP_CLAUSE_PROC_BIND);
+  if (pb && pb->n_items >= 1)
+    ctc_trimmed(&c, "procBind", t, pb->items[0].begin, pb->items[0].end);
   static const struct {
     enum omp_clause_kind k;
     const char *attr;
   } flags[] = {
+      /* seed 004, section 3.2, and the first version of this product */
       {OMP_CLAUSE_NOWAIT, "hasNowait"},
       {OMP_CLAUSE_REDUCTION, "hasReduction"},
       {OMP_CLAUSE_FIRSTPRIVATE, "hasFirstPrivate"},
@@ -2132,6 +4211,39 @@ static void build_ctc(struct unit *u, struct pragma *p) {
       {OMP_CLAUSE_IF, "hasIf"},
       {OMP_CLAUSE_NUM_THREADS, "hasNumThreads"},
       {OMP_CLAUSE_COLLAPSE, "hasCollapse"},
+      /* tasks */
+      {OMP_CLAUSE_UNTIED, "hasUntied"},
+      {OMP_CLAUSE_FINAL, "hasFinal"},
+      {OMP_CLAUSE_MERGEABLE, "hasMergeable"},
+      {OMP_CLAUSE_PRIORITY, "hasPriority"},
+      {OMP_CLAUSE_DEPEND, "hasDepend"},
+      {OMP_CLAUSE_DETACH, "hasDetach"},
+      {OMP_CLAUSE_AFFINITY, "hasAffinity"},
+      {OMP_CLAUSE_IN_REDUCTION, "hasInReduction"},
+      {OMP_CLAUSE_TASK_REDUCTION, "hasTaskReduction"},
+      {OMP_CLAUSE_GRAINSIZE, "hasGrainsize"},
+      {OMP_CLAUSE_NUM_TASKS, "hasNumTasks"},
+      {OMP_CLAUSE_NOGROUP, "hasNogroup"},
+      /* others */
+      {OMP_CLAUSE_PROC_BIND, "hasProcBind"},
+      {OMP_CLAUSE_FILTER, "hasFilter"},
+      {OMP_CLAUSE_HINT, "hasHint"},
+      {OMP_CLAUSE_LINEAR, "hasLinear"},
+      {OMP_CLAUSE_SAFELEN, "hasSafelen"},
+      {OMP_CLAUSE_SIMDLEN, "hasSimdlen"},
+      {OMP_CLAUSE_ALIGNED, "hasAligned"},
+      {OMP_CLAUSE_ORDER, "hasOrder"},
+      {OMP_CLAUSE_BIND, "hasBind"},
+      {OMP_CLAUSE_ALLOCATE, "hasAllocate"},
+      {OMP_CLAUSE_THREADS, "hasThreads"},
+      {OMP_CLAUSE_SIMD, "hasSimd"},
+      {OMP_CLAUSE_MESSAGE, "hasMessage"},
+      /* the target family */
+      {OMP_CLAUSE_DEVICE, "hasDevice"},
+      {OMP_CLAUSE_MAP, "hasMap"},
+      {OMP_CLAUSE_NUM_TEAMS, "hasNumTeams"},
+      {OMP_CLAUSE_THREAD_LIMIT, "hasThreadLimit"},
+      {OMP_CLAUSE_DIST_SCHEDULE, "hasDistSchedule"},
   };
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (find_clause(p, flags[i].k))
@@ -2139,22 +4251,37 @@ static void build_ctc(struct unit *u, struct pragma *p) {
   p->ctc = ctc_finish(&c);
 }
 
+static void build_call_ctc(struct unit *u, struct api_call *a) {
+  struct ctc_builder c = {0};
+  const struct line_rec *r = rec_at(u, a->begin);
+  ctc_add_str(&c, "type", "runtime");
+  ctc_add_str(&c, "file", u->files[r->file].name);
+  ctc_add_lines(&c, r->line, r->line);
+  ctc_add_str(&c, "name", api_routines[a->routine]);
+  a->ctc = ctc_finish(&c);
+}
+
 /* ---- Driver
  * ------------------------------------------------------------------- */
 
-static void warn_once(struct unit *u, struct pragma *p, const char *fmt) {
-  const struct line_rec *r = rec_at(u, p->lbegin);
-  struct instr_buf key = {0};
-  instr_buf_printf(&key, "%d\n%s", (int)r->file, p->dname);
+/* Warns once per file and key. */
+static void warn_once_key(struct unit *u, size_t off, const char *key,
+                          const char *fmt, ...) {
+  const struct line_rec *r = rec_at(u, off);
+  struct instr_buf k = {0};
+  instr_buf_printf(&k, "%d\n%s", (int)r->file, key);
   for (size_t i = 0; i < u->nwarned; i++) {
-    if (strcmp(u->warned[i], key.data) == 0) {
-      instr_buf_free(&key);
+    if (strcmp(u->warned[i], k.data) == 0) {
+      instr_buf_free(&k);
       return;
     }
   }
   u->warned = instr_xrealloc(u->warned, (u->nwarned + 1) * sizeof *u->warned);
-  u->warned[u->nwarned++] = instr_buf_take(&key);
-  warning_at(u, name_offset(u, p), fmt, p->dname);
+  u->warned[u->nwarned++] = instr_buf_take(&k);
+  va_list ap;
+  va_start(ap, fmt);
+  vdiag(u, off, "warning", fmt, ap);
+  va_end(ap);
 }
 
 static char *absolute_path(const char *name) {
@@ -2206,18 +4333,21 @@ static int declares_pomp(const struct unit *u, size_t limit) {
  * line (after the -include'd pomp.h).  When the POMP declarations come
  * later (pomp.h included by the source itself, or a unit without line
  * markers), before the top-level declaration that holds the first
- * construct.  -1 if the POMP API is not declared before that either. */
+ * instrumented place.  -1 if the POMP API is not declared before that
+ * either. */
 static int place_definitions(struct unit *u) {
   if (u->defs_marker && declares_pomp(u, u->defs_at))
     return 0;
-  size_t first = SIZE_MAX;
-  for (size_t i = 0; i < u->npragmas && first == SIZE_MAX; i++)
-    if (u->pragmas[i].instrument)
+  size_t first = u->nsites ? u->sites[0].off : SIZE_MAX;
+  for (size_t i = 0; i < u->npragmas; i++)
+    if (u->pragmas[i].pomp && u->pragmas[i].lbegin < first)
       first = u->pragmas[i].lbegin;
   size_t off[2] = {first, SIZE_MAX};
   if (first != SIZE_MAX && u->tu)
     clang_visitChildren(clang_getTranslationUnitCursor(u->tu), find_toplevel,
                         off);
+  if (off[1] == SIZE_MAX && first != SIZE_MAX && !u->tu)
+    off[1] = first; /* no AST: a #pragma pomp line at file scope */
   if (off[1] == SIZE_MAX || off[1] > u->len)
     return -1;
   size_t at = u->lstart[line_of(u, off[1])];
@@ -2228,26 +4358,117 @@ static int place_definitions(struct unit *u) {
   return 0;
 }
 
-/* Nesting depth of the construct or section anchored at off: the number of
- * instrumented blocks (constructs' and sections') that contain it. */
-static int depth_at(const struct unit *u, size_t off, size_t self_b,
-                    size_t self_e) {
-  int d = 0;
+/* Does section list secs[0..n) of q contain off (excluding the section
+ * that starts at self)? */
+static int in_section(const struct pragma *q, size_t off) {
+  size_t lo = 0, hi = q->nsecs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (q->secs[mid].send <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < q->nsecs && q->secs[lo].sbegin <= off && off < q->secs[lo].send;
+}
+
+static int counts_as_block(const struct pragma *q) {
+  return (q->instrument || q->default_private) && q->block_state == 2;
+}
+
+/* Nesting depths, in one sweep: twice the number of instrumented blocks
+ * (constructs' and sections') that contain each pragma line, so that the
+ * events of a loop's iterations (depth + 1) sort between a construct and
+ * the constructs inside its loop. */
+static void compute_depths(struct unit *u) {
+  size_t *stack = instr_xmalloc((u->npragmas + 1) * sizeof *stack);
+  size_t sp = 0;
   for (size_t i = 0; i < u->npragmas; i++) {
-    const struct pragma *q = &u->pragmas[i];
-    if ((!q->instrument && !q->default_private) || q->block_state != 2)
-      continue;
-    if (q->sbegin <= off && off < q->send &&
-        !(q->sbegin == self_b && q->send == self_e))
-      d++;
-    for (size_t k = 0; q->instrument && k < q->nsecs; k++) {
-      const struct section_rec *s = &q->secs[k];
-      if (s->sbegin <= off && off < s->send &&
-          !(s->sbegin == self_b && s->send == self_e))
-        d++;
+    struct pragma *p = &u->pragmas[i];
+    while (sp > 0 && u->pragmas[stack[sp - 1]].send <= p->lbegin)
+      sp--;
+    int d = 0;
+    for (size_t k = 0; k < sp; k++) {
+      const struct pragma *q = &u->pragmas[stack[k]];
+      d += 2;
+      if (q->instrument && q->nsecs && in_section(q, p->lbegin))
+        d += 2;
+    }
+    p->depth = d;
+    for (size_t k = 0; k < p->nsecs; k++)
+      p->secs[k].depth = d + 2;
+    /* A cancel for / cancel sections binds to the innermost enclosing
+     * loop / sections construct, whose implicit barrier must stay. */
+    int cfor = p->kind == OMP_DIR_CANCEL && find_clause(p, OMP_CLAUSE_FOR);
+    int csec = p->kind == OMP_DIR_CANCEL && find_clause(p, OMP_CLAUSE_SECTIONS);
+    for (size_t k = sp; (cfor || csec) && k-- > 0;) {
+      struct pragma *q = &u->pragmas[stack[k]];
+      enum leaf_kind last = q->nleaves ? q->leaves[q->nleaves - 1] : LK_COUNT;
+      if ((cfor && (last == LK_FOR || last == LK_FOR_SIMD)) ||
+          (csec && last == LK_SECTIONS)) {
+        q->cancel_inside = 1;
+        break;
+      }
+    }
+    if (counts_as_block(p))
+      stack[sp++] = i;
+  }
+  free(stack);
+}
+
+static int interval_cmp(const void *a, const void *b) {
+  const struct interval *x = a, *y = b;
+  return x->b < y->b ? -1 : x->b > y->b;
+}
+
+/* Sorts and merges the intervals into disjoint ones. */
+static size_t merge_intervals(struct interval *v, size_t n) {
+  if (n == 0)
+    return 0;
+  qsort(v, n, sizeof *v, interval_cmp);
+  size_t o = 0;
+  for (size_t i = 1; i < n; i++) {
+    if (v[i].b < v[o].e) {
+      if (v[i].e > v[o].e)
+        v[o].e = v[i].e;
+    } else {
+      v[++o] = v[i];
     }
   }
-  return d;
+  return o + 1;
+}
+
+static int in_intervals(const struct interval *v, size_t n, size_t off) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].e <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && v[lo].b <= off && off < v[lo].e;
+}
+
+static void push_interval(struct interval **v, size_t *n, size_t *cap,
+                          size_t b, size_t e) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    *v = instr_xrealloc(*v, *cap * sizeof **v);
+  }
+  (*v)[*n].b = b;
+  (*v)[*n].e = e;
+  (*n)++;
+}
+
+static int site_cmp(const void *a, const void *b) {
+  const struct site *x = a, *y = b;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int call_cmp(const void *a, const void *b) {
+  const struct api_call *x = a, *y = b;
+  return x->begin < y->begin ? -1 : x->begin > y->begin;
 }
 
 static void apply_edits(struct unit *u, struct instr_buf *out) {
@@ -2300,9 +4521,14 @@ static void free_unit(struct unit *u) {
   free(u->lstart);
   free(u->lines);
   for (size_t i = 0; i < u->npragmas; i++) {
-    free(u->pragmas[i].clauses);
-    free(u->pragmas[i].secs);
-    free(u->pragmas[i].ctc);
+    struct pragma *p = &u->pragmas[i];
+    if (p->repl)
+      for (size_t k = 0; k < p->nclauses; k++)
+        free(p->repl[k]);
+    free(p->repl);
+    free(p->clauses);
+    free(p->secs);
+    free(p->ctc);
   }
   free(u->pragmas);
   free(u->pragma_of_line);
@@ -2310,6 +4536,12 @@ static void free_unit(struct unit *u) {
   for (size_t i = 0; i < u->ndiags; i++)
     free(u->diags[i].msg);
   free(u->diags);
+  for (size_t i = 0; i < u->ncalls; i++)
+    free(u->calls[i].ctc);
+  free(u->calls);
+  free(u->sites);
+  free(u->target_iv);
+  free(u->quiet_iv);
   for (size_t i = 0; i < u->nedits; i++)
     free(u->edits[i].text);
   free(u->edits);
@@ -2322,6 +4554,114 @@ static void free_unit(struct unit *u) {
     clang_disposeIndex(u->index);
 }
 
+int instr_parse_groups(const char *list, unsigned *mask, const char **bad) {
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } groups[] = {{"parallel", INSTR_GROUP_PARALLEL},
+                {"loop", INSTR_GROUP_LOOP},
+                {"workshare", INSTR_GROUP_WORKSHARE},
+                {"sync", INSTR_GROUP_SYNC},
+                {"task", INSTR_GROUP_TASK},
+                {"runtime", INSTR_GROUP_RUNTIME},
+                {"user", INSTR_GROUP_USER},
+                {"target", INSTR_GROUP_TARGET}};
+  const char *p = list;
+  for (;;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    int found = 0;
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+      if (strlen(groups[i].name) == n && strncmp(groups[i].name, p, n) == 0) {
+        *mask |= groups[i].bit;
+        found = 1;
+      }
+    if (!found && n > 0) {
+      *bad = p;
+      return -1;
+    }
+    if (!e)
+      return 0;
+    p = e + 1;
+  }
+}
+
+/* Pairs the user regions and marks the noinstrument ranges. */
+static void user_directives(struct unit *u, struct interval **quiet,
+                            size_t *nq, size_t *capq) {
+  size_t *open = instr_xmalloc((u->npragmas + 1) * sizeof *open);
+  size_t nopen = 0, noinst_from = SIZE_MAX;
+  for (size_t i = 0; i < u->npragmas; i++) {
+    struct pragma *p = &u->pragmas[i];
+    switch (p->pomp) {
+    case PD_BEGIN:
+      open[nopen++] = i;
+      break;
+    case PD_END: {
+      if (nopen == 0) {
+        error_at(u, p->uname_b,
+                 "'#pragma pomp inst end(%.*s)' without a matching "
+                 "'#pragma pomp inst begin'",
+                 (int)(p->uname_e - p->uname_b), u->text + p->uname_b);
+        break;
+      }
+      struct pragma *b = &u->pragmas[open[nopen - 1]];
+      size_t bn = b->uname_e - b->uname_b, en = p->uname_e - p->uname_b;
+      if (bn != en || memcmp(u->text + b->uname_b, u->text + p->uname_b, bn)) {
+        error_at(u, p->uname_b,
+                 "'#pragma pomp inst end(%.*s)' does not match the open user "
+                 "region '%.*s' (line %u)",
+                 (int)en, u->text + p->uname_b, (int)bn, u->text + b->uname_b,
+                 (unsigned)rec_at(u, b->lbegin)->line);
+        break;
+      }
+      p->partner = (int)open[--nopen];
+      b->partner = (int)i;
+      break;
+    }
+    case PD_NOINSTRUMENT:
+      if (noinst_from == SIZE_MAX)
+        noinst_from = p->lend;
+      break;
+    case PD_INSTRUMENT:
+      if (noinst_from != SIZE_MAX)
+        push_interval(quiet, nq, capq, noinst_from, p->lbegin);
+      noinst_from = SIZE_MAX;
+      break;
+    default:
+      break;
+    }
+  }
+  if (noinst_from != SIZE_MAX)
+    push_interval(quiet, nq, capq, noinst_from, u->len);
+  for (size_t k = 0; k < nopen; k++) {
+    struct pragma *b = &u->pragmas[open[k]];
+    error_at(u, b->uname_b,
+             "'#pragma pomp inst begin(%.*s)' has no matching "
+             "'#pragma pomp inst end'",
+             (int)(b->uname_e - b->uname_b), u->text + b->uname_b);
+  }
+  free(open);
+}
+
+/* Is there an identifier starting with "omp_" in a line outside system
+ * headers?  (Without one there are no API calls to look for.) */
+static int mentions_api(const struct unit *u) {
+  for (size_t li = 0; li < u->nlines; li++) {
+    if (u->lines[li].sys || u->lines[li].marker)
+      continue;
+    const char *b = u->text + u->lstart[li], *e = u->text + line_end(u, li);
+    for (const char *q = b; q + 4 <= e; q++) {
+      q = memchr(q, 'o', (size_t)(e - q));
+      if (!q || q + 4 > e)
+        break;
+      if (memcmp(q, "omp_", 4) == 0 && (q == b || !is_idch(q[-1])))
+        return 1;
+    }
+  }
+  return 0;
+}
+
 int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
                        const struct instr_options *opts,
                        struct instr_buf *out) {
@@ -2330,7 +4670,10 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   u.path = input_path;
   u.text = text;
   u.len = len;
+  u.opts = opts;
   int rc = -1;
+  struct interval *targets = NULL, *quiet = NULL;
+  size_t ntargets = 0, captargets = 0, nquiet = 0, capquiet = 0;
 
   build_lines(&u);
   const char *main_name = u.files[u.main_file].name;
@@ -2339,22 +4682,25 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   scan_pragmas(&u);
   if (u.errors)
     goto done;
+  user_directives(&u, &quiet, &nquiet, &capquiet);
+  if (u.errors)
+    goto done;
 
   int need_ast = 0;
-  for (size_t i = 0; i < u.npragmas; i++)
-    if (is_instrumented_kind(u.pragmas[i].kind))
+  for (size_t i = 0; i < u.npragmas && !need_ast; i++)
+    if (u.pragmas[i].nleaves > 0)
       need_ast = 1;
+  if (!need_ast && !(opts->disabled & INSTR_GROUP_RUNTIME) && mentions_api(&u))
+    need_ast = 1;
   if (need_ast) {
     if (parse_with_clang(&u, opts) < 0)
       goto done;
+    if (u.ncalls)
+      qsort(u.calls, u.ncalls, sizeof *u.calls, call_cmp);
   }
 
-  /* Blocks of every construct, and the target regions. */
+  /* Blocks of every construct, the target regions and the quiet ones. */
   size_t declare_target_begin = SIZE_MAX;
-  struct {
-    size_t b, e;
-  } *targets = NULL;
-  size_t ntargets = 0;
   for (size_t i = 0; i < u.npragmas && need_ast; i++) {
     struct pragma *p = &u.pragmas[i];
     /* "begin declare target", or "declare target" without clauses, opens
@@ -2365,40 +4711,42 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
       declare_target_begin = p->lend;
     if (p->kind == OMP_DIR_END_DECLARE_TARGET &&
         declare_target_begin != SIZE_MAX) {
-      targets = instr_xrealloc(targets, (ntargets + 1) * sizeof *targets);
-      targets[ntargets].b = declare_target_begin;
-      targets[ntargets].e = p->lbegin;
-      ntargets++;
+      push_interval(&targets, &ntargets, &captargets, declare_target_begin,
+                    p->lbegin);
       declare_target_begin = SIZE_MAX;
     }
     if (p->standalone)
       continue;
     if (pragma_block(&u, p) < 0) {
-      if (is_instrumented_kind(p->kind))
+      if (p->nleaves > 0)
         block_not_found(&u, p);
       continue;
     }
-    if (p->target) {
-      targets = instr_xrealloc(targets, (ntargets + 1) * sizeof *targets);
-      targets[ntargets].b = p->sbegin;
-      targets[ntargets].e = p->send;
-      ntargets++;
-    }
+    if (p->target)
+      push_interval(&targets, &ntargets, &captargets, p->sbegin, p->send);
+    if (p->quiet)
+      push_interval(&quiet, &nquiet, &capquiet, p->sbegin, p->send);
   }
-  if (u.errors) {
-    free(targets);
+  if (u.errors)
     goto done;
-  }
+  ntargets = merge_intervals(targets, ntargets);
+  nquiet = merge_intervals(quiet, nquiet);
 
-  /* Which constructs are instrumented, and their numbers. */
-  int number = 0;
+  /* Which constructs are instrumented. */
+  size_t nsites = 0;
   for (size_t i = 0; i < u.npragmas; i++) {
     struct pragma *p = &u.pragmas[i];
-    if (is_instrumented_kind(p->kind)) {
-      int in_target = 0;
-      for (size_t k = 0; k < ntargets; k++)
-        if (targets[k].b <= p->lbegin && p->lbegin < targets[k].e)
-          in_target = 1;
+    int in_target = in_intervals(targets, ntargets, p->lbegin);
+    int in_quiet = in_intervals(quiet, nquiet, p->lbegin);
+    if (p->pomp) {
+      if ((p->pomp == PD_BEGIN || p->pomp == PD_EVENT) && !in_target &&
+          !in_quiet && !(opts->disabled & INSTR_GROUP_USER)) {
+        p->instrument = 1;
+        nsites++;
+      }
+      continue;
+    }
+    if (p->nleaves > 0) {
       if (in_target) {
         if (!u.warned_target)
           warning_at(&u, name_offset(&u, p),
@@ -2407,31 +4755,61 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
         u.warned_target = 1;
         continue;
       }
-      p->instrument = 1;
-      p->number = ++number;
-    } else if (p->kind != OMP_DIR_SECTION && !p->declarative) {
-      warn_once(&u, p, "'%s' is not instrumented; passed through");
+      if (in_quiet)
+        continue;
+      for (int k = 0; k < p->nleaves; k++)
+        if (!(opts->disabled & leaf_info[p->leaves[k]].group))
+          p->leaf_on |= 1u << k;
+      if (p->leaf_on) {
+        p->instrument = 1;
+        nsites++;
+      }
+      continue;
     }
+    if (p->declarative || in_target || in_quiet)
+      continue;
+    if (p->kind == OMP_DIR_SECTION || p->kind == OMP_DIR_SCAN ||
+        p->kind == OMP_DIR_NOTHING || p->kind == OMP_DIR_ERROR)
+      continue;
+    if (p->kind == OMP_DIR_ORDERED)
+      warn_once_key(&u, name_offset(&u, p), "ordered-depend",
+                    "stand-alone 'ordered' (doacross) is not instrumented; "
+                    "passed through");
+    else
+      warn_once_key(&u, name_offset(&u, p), p->dname,
+                    "'%s' is not instrumented; passed through", p->dname);
   }
-  free(targets);
+  for (size_t i = 0; i < u.ncalls; i++)
+    if (!in_intervals(targets, ntargets, u.calls[i].begin) &&
+        !in_intervals(quiet, nquiet, u.calls[i].begin))
+      nsites++;
+    else
+      u.calls[i].routine = -1;
 
-  /* Sections, nesting depths, clang errors inside constructs. */
+  /* Sections, clang errors inside constructs. */
   for (size_t i = 0; i < u.npragmas; i++) {
     struct pragma *p = &u.pragmas[i];
-    if (p->instrument &&
-        (p->kind == OMP_DIR_SECTIONS || p->kind == OMP_DIR_PARALLEL_SECTIONS))
+    if (p->instrument && p->nleaves > 0 &&
+        p->leaves[p->nleaves - 1] == LK_SECTIONS)
       find_sections(&u, p);
   }
   if (u.errors)
     goto done;
   for (size_t i = 0; i < u.npragmas; i++) {
     struct pragma *p = &u.pragmas[i];
-    if (!p->instrument)
+    if (!p->instrument || p->pomp)
       continue;
     size_t end = p->standalone ? p->lend : p->send;
-    for (size_t k = 0; k < u.ndiags; k++) {
-      if (u.diags[k].off >= p->lbegin && u.diags[k].off < end &&
-          !u.diags[k].reported) {
+    size_t lo = 0, hi = u.ndiags; /* the first diagnostic at or after */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (u.diags[mid].off < p->lbegin)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (size_t k = lo; k < u.ndiags && u.diags[k].off < end; k++) {
+      if (!u.diags[k].reported) {
         error_at(&u, u.diags[k].off, "%s", u.diags[k].msg);
         u.diags[k].reported = 1;
       }
@@ -2439,7 +4817,41 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   }
   if (u.errors)
     goto done;
-  if (number > 0 && place_definitions(&u) < 0) {
+
+  /* The sites, numbered in source order. */
+  u.sites = instr_xmalloc((nsites ? nsites : 1) * sizeof *u.sites);
+  {
+    size_t pi = 0, ci = 0;
+    int number = 0;
+    for (;;) {
+      while (pi < u.npragmas && !u.pragmas[pi].instrument)
+        pi++;
+      while (ci < u.ncalls && u.calls[ci].routine < 0)
+        ci++;
+      if (pi >= u.npragmas && ci >= u.ncalls)
+        break;
+      int take_call = pi >= u.npragmas ||
+                      (ci < u.ncalls && u.calls[ci].begin < u.pragmas[pi].lbegin);
+      struct site *st = &u.sites[u.nsites++];
+      st->is_call = take_call;
+      if (take_call) {
+        st->off = u.calls[ci].begin;
+        st->index = ci;
+        u.calls[ci++].number = ++number;
+      } else {
+        st->off = u.pragmas[pi].lbegin;
+        st->index = pi;
+        u.pragmas[pi++].number = ++number;
+      }
+    }
+  }
+  qsort(u.sites, u.nsites, sizeof *u.sites, site_cmp);
+
+  int have_pomp_lines = 0;
+  for (size_t i = 0; i < u.npragmas; i++)
+    if (u.pragmas[i].pomp >= PD_INIT && u.pragmas[i].pomp <= PD_OFF)
+      have_pomp_lines = 1;
+  if ((u.nsites > 0 || have_pomp_lines) && place_definitions(&u) < 0) {
     fprintf(stderr,
             "%s: error: the unit does not declare the POMP API before its "
             "first OpenMP "
@@ -2448,51 +4860,53 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
     u.errors++;
     goto done;
   }
-  for (size_t i = 0; i < u.npragmas; i++) {
-    struct pragma *p = &u.pragmas[i];
-    if (!p->instrument && !p->default_private)
-      continue;
-    p->depth = depth_at(&u, p->lbegin, SIZE_MAX, SIZE_MAX);
-    for (size_t k = 0; k < p->nsecs; k++)
-      p->secs[k].depth =
-          depth_at(&u, p->secs[k].sbegin, p->secs[k].sbegin, p->secs[k].send);
-  }
+  compute_depths(&u);
 
   /* The rewrites. */
   for (size_t i = 0; i < u.npragmas; i++) {
     struct pragma *p = &u.pragmas[i];
+    if (p->pomp) {
+      int user = p->pomp == PD_BEGIN || p->pomp == PD_END ||
+                 p->pomp == PD_EVENT;
+      if (p->pomp == PD_END && p->partner >= 0 &&
+          u.pragmas[p->partner].instrument)
+        rewrite_pomp(&u, p);
+      else if (user && p->instrument)
+        rewrite_pomp(&u, p);
+      else if (!user && p->pomp != PD_NOINSTRUMENT &&
+               p->pomp != PD_INSTRUMENT &&
+               !in_intervals(targets, ntargets, p->lbegin))
+        rewrite_pomp(&u, p);
+      if (p->instrument)
+        build_ctc(&u, p);
+      continue;
+    }
     if (!p->instrument) {
       if (p->default_private && p->block_state == 2)
         rewrite_default_clause(&u, p);
       continue;
     }
     build_ctc(&u, p);
-    switch (p->kind) {
-    case OMP_DIR_PARALLEL:
-    case OMP_DIR_PARALLEL_FOR:
-    case OMP_DIR_PARALLEL_SECTIONS:
-      rewrite_parallel(&u, p);
-      break;
-    case OMP_DIR_FOR:
-    case OMP_DIR_SECTIONS:
-    case OMP_DIR_SINGLE:
-      rewrite_worksharing(&u, p);
-      break;
-    default:
-      rewrite_sync(&u, p);
-      break;
-    }
+    rewrite_construct(&u, p);
+  }
+  for (size_t i = 0; i < u.ncalls; i++) {
+    if (u.calls[i].routine < 0)
+      continue;
+    build_call_ctc(&u, &u.calls[i]);
+    rewrite_call(&u, &u.calls[i]);
   }
 
   /* Handle and CTC definitions before the main file's own text. */
   struct instr_buf defs = {0};
-  for (size_t i = 0; i < u.npragmas; i++) {
-    struct pragma *p = &u.pragmas[i];
-    if (!p->instrument)
-      continue;
-    instr_buf_printf(&defs, "static POMP_Handle_t pompt_h_%d;\n", p->number);
-    instr_buf_printf(&defs, "static const char pompt_ctc_%d[] = ", p->number);
-    ctc_emit_c_literal(&defs, p->ctc);
+  for (size_t i = 0; i < u.nsites; i++) {
+    const struct site *st = &u.sites[i];
+    int n;
+    site_names(&u, st, &n);
+    const char *ctc =
+        st->is_call ? u.calls[st->index].ctc : u.pragmas[st->index].ctc;
+    instr_buf_printf(&defs, "static POMP_Handle_t pompt_h_%d;\n", n);
+    instr_buf_printf(&defs, "static const char pompt_ctc_%d[] = ", n);
+    ctc_emit_c_literal(&defs, ctc);
     instr_buf_puts(&defs, ";\n");
   }
   if (defs.len) {
@@ -2519,13 +4933,15 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
                    (unsigned long long)id);
   instr_buf_printf(out, "%svoid POMP_Init_%016llx(void) {\n", linkage,
                    (unsigned long long)id);
-  for (int k = 1; k <= number; k++)
-    instr_buf_printf(out, "  POMP_Get_handle(&pompt_h_%d, pompt_ctc_%d);\n", k,
-                     k);
+  for (size_t k = 1; k <= u.nsites; k++)
+    instr_buf_printf(out, "  POMP_Get_handle(&pompt_h_%zu, pompt_ctc_%zu);\n",
+                     k, k);
   instr_buf_puts(out, "}\n");
   rc = 0;
 
 done:
+  free(targets);
+  free(quiet);
   if (u.errors)
     rc = -1;
   free_unit(&u);

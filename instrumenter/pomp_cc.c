@@ -2,7 +2,7 @@
  * pomp-cc -- compiler wrapper that builds OpenMP programs with POMP
  * instrumentation.
  *
- *   pomp-cc [--keep] [--show] [--verbose] <compiler> <compiler args...>
+ *   pomp-cc [--keep] [--show] [--verbose] [<launcher>] <compiler> <args...>
  *
  * For every C or C++ source on the command line it runs three steps
  * (doc/instrumentation.md):
@@ -48,14 +48,17 @@ static bool opt_keep, opt_show;
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: pomp-cc [--keep] [--show] [--verbose] <compiler> [args...]\n"
+          "usage: pomp-cc [--keep] [--show] [--verbose] [<launcher>] <compiler>"
+          " [args...]\n"
           "\n"
           "Compiles and links C/C++ OpenMP programs with POMP instrumentation\n"
           "(pomp-instr) and the pompt monitoring library, which provides the\n"
           "OpenMP tools interface (OMPT).  Use it in place of the compiler:\n"
           "  pomp-cc gcc -fopenmp -O2 -c foo.c\n"
           "  pomp-cc gcc -fopenmp foo.o bar.o -o prog\n"
-          "  ./configure CC=\"pomp-cc gcc\"\n"
+          "  ./configure CC=\"pomp-cc gcc\" CXX=\"pomp-cc g++\"\n"
+          "A launcher (ccache, sccache, distcc, icecc, buildcache) may come\n"
+          "before the compiler: pomp-cc ccache gcc ...\n"
           "\n"
           "Options (before the compiler):\n"
           "  --keep     keep the temporary files (also POMPT_KEEP=1)\n"
@@ -78,6 +81,10 @@ struct item {
   int nargs;      /* number of words */
   bool is_input;  /* an input file, else an option */
   struct du_opt opt;
+  bool pch;       /* clang's -include-pch (also as -Xclang pairs) */
+  /* -include X where only X.gch exists: the header it was made from, for
+   * preprocessing to text, per language (C, C++); "" when unknown */
+  char *pch_source[2];
   /* inputs */
   enum du_lang lang;
   const char *xlang; /* the -x value in force for it, or NULL */
@@ -86,8 +93,11 @@ struct item {
 };
 
 struct cmdline {
-  const char *compiler;
+  char **compiler_words; /* the compiler, after a launcher such as ccache */
+  size_t n_compiler;
+  const char *compiler;  /* the last of them: the compiler itself */
   bool cxx_driver;
+  bool clang;            /* the compiler is clang */
   struct du_argv args; /* user arguments, response files expanded */
   size_t *group;       /* for args: index of the top-level argument */
   char **user_argv;    /* the user arguments as given */
@@ -103,9 +113,44 @@ struct cmdline {
   bool has_mf, has_mt;
   bool user_dump; /* -dumpdir/-dumpbase/-dumpbase-ext given */
   bool need_aux;  /* an option writes files named after the output */
+  bool save_temps; /* -save-temps[=...] */
   const char *std; /* last -std= value, or "" for -ansi, or NULL */
+  bool has_include; /* -include (also as -Xclang pairs) */
   size_t n_compile, n_instr, n_link_inputs;
 };
+
+/* Forced includes.  clang's precompiled headers come as "-include-pch P"
+ * (meson) or as "-Xclang -include-pch -Xclang P -Xclang -include -Xclang H"
+ * (CMake); both are preprocessing options.  Preprocessing to text expands a
+ * PCH's header again, so where a -include names the header as well, the
+ * -include-pch is left out of that step (else a header without an include
+ * guard would be read twice). */
+static void mark_includes(struct cmdline *c) {
+  for (size_t i = 0; i < c->n_items; i++) {
+    struct item *it = &c->items[i];
+    if (it->is_input)
+      continue;
+    const char *a = c->args.v[it->first];
+    if (strcmp(a, "-include-pch") == 0) {
+      it->pch = true;
+    } else if (strcmp(a, "-include") == 0 || strcmp(a, "--include") == 0) {
+      c->has_include = true;
+    } else if (strcmp(a, "-Xclang") == 0 && it->opt.value &&
+               i + 1 < c->n_items && !c->items[i + 1].is_input &&
+               strcmp(c->args.v[c->items[i + 1].first], "-Xclang") == 0) {
+      const char *v = it->opt.value;
+      bool pch = strcmp(v, "-include-pch") == 0;
+      if (pch || strcmp(v, "-include") == 0) {
+        struct item *arg = &c->items[i + 1];
+        it->opt.where = arg->opt.where = DU_PP;
+        it->pch = arg->pch = pch;
+        if (!pch)
+          c->has_include = true;
+        i++;
+      }
+    }
+  }
+}
 
 static void classify(struct cmdline *c) {
   size_t cap = 16;
@@ -171,6 +216,8 @@ static void classify(struct cmdline *c) {
         break;
       case DU_K_AUX:
         c->need_aux = true;
+        if (strncmp(a, "-save-temps", 11) == 0)
+          c->save_temps = true;
         break;
       default:
         break;
@@ -198,6 +245,12 @@ static void classify(struct cmdline *c) {
     k++;
   }
   c->mode = mode_s ? MODE_S : mode_c ? MODE_C : MODE_LINK;
+  mark_includes(c);
+}
+
+static void push_compiler(struct du_argv *cmd, const struct cmdline *c) {
+  for (size_t w = 0; w < c->n_compiler; w++)
+    du_argv_push(cmd, c->compiler_words[w]);
 }
 
 static const char *word(const struct cmdline *c, const struct item *it,
@@ -205,13 +258,38 @@ static const char *word(const struct cmdline *c, const struct item *it,
   return c->args.v[it->first + (size_t)i];
 }
 
-/* Appends the option items whose `where` has any bit of mask. */
+/* Set for the language being preprocessed to text (see
+ * resolve_pch_includes()). */
+static int to_text_cxx;
+
+/* Appends the option items whose `where` has any bit of mask.  to_text:
+ * for preprocessing to text (see mark_includes() and
+ * resolve_pch_includes()). */
 static void push_options(struct du_argv *cmd, const struct cmdline *c,
-                         unsigned mask) {
+                         unsigned mask, bool to_text) {
   for (size_t i = 0; i < c->n_items; i++) {
     const struct item *it = &c->items[i];
     if (it->is_input || !(it->opt.where & mask))
       continue;
+    if (to_text && it->pch && c->has_include)
+      continue;
+    const char *src = to_text ? it->pch_source[to_text_cxx] : NULL;
+    if (src && *src) {
+      du_argv_push(cmd, "-include");
+      du_argv_push(cmd, src);
+      continue;
+    }
+    /* clang's driver looks for X.pch/X.gch for -include X and warns that
+     * it cannot use it after pomp.h; the -Xclang form (what the driver
+     * hands on) reads the same header without that. */
+    if (to_text && c->clang && it->opt.value &&
+        strcmp(c->args.v[it->first], "-include") == 0 && it->nargs == 2) {
+      du_argv_push(cmd, "-Xclang");
+      du_argv_push(cmd, "-include");
+      du_argv_push(cmd, "-Xclang");
+      du_argv_push(cmd, it->opt.value);
+      continue;
+    }
     for (int w = 0; w < it->nargs; w++)
       du_argv_push(cmd, word(c, it, w));
   }
@@ -233,12 +311,11 @@ static void push_dep_options(struct du_argv *cmd, const struct cmdline *c) {
 /* ---- Names of outputs ------------------------------------------------------
  * These follow what GCC (12) does for the same command line. */
 
-/* Whether the user's -o names what this input is compiled to. */
-static bool output_is_for_input(const struct cmdline *c) {
-  return c->output && (c->mode != MODE_LINK || c->n_compile == 1);
-}
-
-/* Dependency defaults: -MF <file> and -MQ <target>. */
+/* Dependency defaults: -MF <file> and -MQ <target>.  GCC (12) names the
+ * file after -o (its suffix replaced by .d; when linking several sources
+ * they all write that one file, the last one wins), else after the source:
+ * <stem>.d, or a-<stem>.d when linking; the target is -o's file, else
+ * <stem>.o (also with -S). */
 static void push_dep_defaults(struct du_argv *cmd, const struct cmdline *c,
                               const struct item *it) {
   if (!c->md && !c->mmd)
@@ -247,16 +324,14 @@ static void push_dep_defaults(struct du_argv *cmd, const struct cmdline *c,
   char *stem = du_stem(src);
   if (!c->has_mf) {
     char *mf;
-    if (output_is_for_input(c)) {
+    if (c->output) {
       char *base = du_strip_suffix(c->output);
       mf = du_xasprintf("%s.d", base);
       free(base);
     } else if (c->mode != MODE_LINK) {
       mf = du_xasprintf("%s.d", stem);
     } else {
-      char *pfx = c->output ? du_strip_suffix(c->output) : du_xstrdup("a");
-      mf = du_xasprintf("%s-%s.d", pfx, stem);
-      free(pfx);
+      mf = du_xasprintf("a-%s.d", stem);
     }
     du_argv_push(cmd, "-MF");
     du_argv_push(cmd, mf);
@@ -264,7 +339,7 @@ static void push_dep_defaults(struct du_argv *cmd, const struct cmdline *c,
   }
   if (!c->has_mt) {
     du_argv_push(cmd, "-MQ");
-    if (output_is_for_input(c))
+    if (c->output)
       du_argv_push(cmd, c->output);
     else
       du_argv_pushf(cmd, "%s.o", stem);
@@ -306,6 +381,51 @@ static void push_dump_options(struct du_argv *cmd, const struct cmdline *c,
     du_argv_push(cmd, "-dumpbase-ext");
     du_argv_push(cmd, ext);
   }
+}
+
+/* -save-temps: the compiler keeps the files of the steps it runs (.s, and
+ * the object when linking) under the names it gives auxiliary outputs;
+ * the preprocessed unit it does not see is the instrumented one, kept as
+ * <base>.i (.ii for C++) beside them, and an object of a link as <base>.o.
+ * <base> is what push_dump_options() makes the compiler use. */
+static char *save_temps_base(const struct cmdline *c, const struct item *it) {
+  const char *src = word(c, it, 0);
+  if (c->mode != MODE_LINK && c->output)
+    return du_strip_suffix(c->output);
+  char *stem = du_stem(src);
+  if (c->mode != MODE_LINK)
+    return stem;
+  char *pfx = c->output ? du_strip_suffix(c->output) : du_xstrdup("a");
+  char *base = du_xasprintf("%s-%s", pfx, stem);
+  free(pfx);
+  free(stem);
+  return base;
+}
+
+/* Copies src to dst through a temporary name beside dst. */
+static void save_copy(const char *src, const char *dst) {
+  char *tmp = du_xasprintf("%s.pomp-save", dst);
+  FILE *in = fopen(src, "rb");
+  FILE *out = in ? fopen(tmp, "wb") : NULL;
+  bool ok = in && out;
+  if (ok) {
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+      if (fwrite(buf, 1, n, out) != n)
+        ok = false;
+  }
+  if (in)
+    fclose(in);
+  if (out && fclose(out) != 0)
+    ok = false;
+  if (ok && rename(tmp, dst) == 0) {
+    free(tmp);
+    return;
+  }
+  du_warning("cannot save '%s' as '%s': %s", src, dst, strerror(errno));
+  unlink(tmp);
+  free(tmp);
 }
 
 /* ---- Running the steps ----------------------------------------------------- */
@@ -371,15 +491,178 @@ static bool std_fits(const char *std, enum du_lang lang) {
   return lang == DU_LANG_CXX ? cxx_std : !cxx_std;
 }
 
+/* ---- Precompiled headers without their text --------------------------------
+ * GCC finds X.gch for "-include X" in the include path and then never reads
+ * X, so a build system may keep only the .gch there (meson does: -Idir
+ * -include X with dir/X.gch made from a header elsewhere).  Preprocessing
+ * to text after pomp.h cannot use the PCH and needs X itself.  The PCH
+ * lists the files it was made from: "-M -fpch-deps" with the user's
+ * options names them, X's original among them. */
+
+/* The search order of -include: the working directory, then -iquote, -I,
+ * -isystem and -idirafter directories.  0 for other options. */
+static int dir_option_rank(const char *a) {
+  static const struct {
+    const char *name;
+    int rank;
+  } names[] = {{"-iquote", 1},    {"-I", 2},
+               {"--include-directory", 2}, {"-isystem", 3},
+               {"-idirafter", 4}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strncmp(a, names[i].name, strlen(names[i].name)) == 0)
+      return names[i].rank;
+  return 0;
+}
+
+/* How the compiler finds "-include name": in the first directory (of the
+ * working directory and the user's include directories) that has name.gch
+ * or name, as text ('t') or only as name.gch ('g', *gch_path then names
+ * it); 0 if in none of them (a system directory, or nowhere). */
+static char find_forced_include(const struct cmdline *c, const char *name,
+                                char **gch_path) {
+  if (name[0] == '/')
+    return du_file_exists(name) ? 't' : 0;
+  struct du_argv dirs;
+  du_argv_init(&dirs);
+  du_argv_push(&dirs, ".");
+  for (int rank = 1; rank <= 4; rank++)
+    for (size_t i = 0; i < c->n_items; i++) {
+      const struct item *it = &c->items[i];
+      if (!it->is_input && it->opt.value &&
+          dir_option_rank(c->args.v[it->first]) == rank)
+        du_argv_push(&dirs, it->opt.value);
+    }
+  char found = 0;
+  for (size_t i = 0; i < dirs.n && !found; i++) {
+    char *text = du_xasprintf("%s/%s", dirs.v[i], name);
+    char *gch = du_xasprintf("%s.gch", text);
+    if (du_file_exists(text)) {
+      found = 't';
+    } else if (du_file_exists(gch)) {
+      found = 'g';
+      if (gch_path)
+        *gch_path = du_xstrdup(gch);
+    }
+    free(text);
+    free(gch);
+  }
+  du_argv_free(&dirs);
+  return found;
+}
+
+/* The dependencies printed by "-M" (the first word is the target). */
+static void parse_deps(char *text, struct du_argv *deps) {
+  char *colon = strstr(text, ": ");
+  if (!colon)
+    return;
+  for (char *tok = strtok(colon + 1, " \t\n\\"); tok;
+       tok = strtok(NULL, " \t\n\\"))
+    du_argv_push(deps, tok);
+}
+
+/* The header a GCC .gch was made from, by the file names recorded in it
+ * (for a PCH made without dependency output): the first NUL-terminated
+ * string that names an existing file whose last component is want.  NULL
+ * if there is none. */
+static char *source_named_in_pch(const char *gch, const char *want) {
+  FILE *f = fopen(gch, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 20, len = 0;
+  char *buf = du_xmalloc(cap);
+  size_t n;
+  while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+    len += n;
+    if (len == cap) {
+      cap *= 2;
+      buf = du_xrealloc(buf, cap);
+    }
+  }
+  fclose(f);
+  size_t wlen = strlen(want);
+  char *found = NULL;
+  for (size_t i = wlen; i < len && !found; i++) {
+    if (buf[i] != '\0' || memcmp(buf + i - wlen, want, wlen) != 0)
+      continue;
+    size_t start = i - wlen;
+    if (start > 0 && buf[start - 1] != '/' && buf[start - 1] != '\0')
+      continue;
+    while (start > 0 && buf[start - 1] >= 0x20 && buf[start - 1] < 0x7f)
+      start--;
+    if (start > 0 && buf[start - 1] != '\0')
+      continue;
+    if (du_file_exists(buf + start))
+      found = du_xstrdup(buf + start);
+  }
+  free(buf);
+  return found;
+}
+
+static void resolve_pch_includes(struct cmdline *c, bool cxx) {
+  int lang = cxx ? 1 : 0;
+  bool pending = false;
+  for (size_t i = 0; i < c->n_items; i++) {
+    struct item *it = &c->items[i];
+    const char *a = c->args.v[it->first];
+    if (it->is_input || it->pch_source[lang] || !it->opt.value ||
+        (strcmp(a, "-include") != 0 && strcmp(a, "--include") != 0))
+      continue;
+    if (find_forced_include(c, it->opt.value, NULL) == 'g')
+      pending = true;
+    else
+      it->pch_source[lang] = du_xstrdup("");
+  }
+  if (!pending || opt_show)
+    return;
+  struct du_argv cmd;
+  du_argv_init(&cmd);
+  push_compiler(&cmd, c);
+  push_options(&cmd, c, DU_PP | DU_CC, false);
+  du_argv_push(&cmd, "-M");
+  du_argv_push(&cmd, "-fpch-deps");
+  du_argv_push(&cmd, "-x");
+  du_argv_push(&cmd, cxx ? "c++" : "c");
+  du_argv_push(&cmd, "/dev/null");
+  char *out = NULL;
+  size_t len;
+  struct du_argv deps;
+  du_argv_init(&deps);
+  if (du_run_capture(cmd.v, &out, &len, DU_ERR_HIDE) == 0 && out)
+    parse_deps(out, &deps);
+  free(out);
+  du_argv_free(&cmd);
+  for (size_t i = 0; i < c->n_items; i++) {
+    struct item *it = &c->items[i];
+    const char *a = c->args.v[it->first];
+    if (it->is_input || it->pch_source[lang] || !it->opt.value ||
+        (strcmp(a, "-include") != 0 && strcmp(a, "--include") != 0))
+      continue;
+    const char *want = du_basename(it->opt.value);
+    for (size_t d = 0; d < deps.n && !it->pch_source[lang]; d++)
+      if (strcmp(deps.v[d], "/dev/null") != 0 &&
+          strcmp(du_basename(deps.v[d]), want) == 0)
+        it->pch_source[lang] = du_xstrdup(deps.v[d]);
+    if (!it->pch_source[lang]) {
+      char *gch = NULL;
+      find_forced_include(c, it->opt.value, &gch);
+      it->pch_source[lang] = gch ? source_named_in_pch(gch, want) : NULL;
+      free(gch);
+    }
+    if (!it->pch_source[lang])
+      it->pch_source[lang] = du_xstrdup("");
+  }
+  du_argv_free(&deps);
+}
+
 /* Compiles an input that is not instrumented. */
 static int compile_unchanged(struct cmdline *c, struct item *it,
                              const struct du_paths *paths) {
   const char *src = word(c, it, 0);
   struct du_argv cmd;
   du_argv_init(&cmd);
-  du_argv_push(&cmd, c->compiler);
+  push_compiler(&cmd, c);
   push_sanitize(&cmd, paths);
-  push_options(&cmd, c, DU_PP | DU_CC);
+  push_options(&cmd, c, DU_PP | DU_CC, false);
   push_dep_options(&cmd, c);
   if (c->mode == MODE_LINK) {
     it->object = du_xasprintf("%s/%zu.o", du_tmpdir("pomp-cc"), it->number);
@@ -404,9 +687,32 @@ static int compile_unchanged(struct cmdline *c, struct item *it,
     du_argv_push(&cmd, "-o");
     du_argv_push(&cmd, c->output);
   }
-  int rc = run_step(&cmd, 1);
+  int rc = run_step(&cmd, c->n_compiler);
   du_argv_free(&cmd);
   return rc;
+}
+
+/* After pomp-instr failed: the compiler checks the source as the user wrote
+ * it.  When it finds an error it has printed its messages, and its exit
+ * status is returned; 0 means the failure is pomp-instr's own (or the check
+ * could not run). */
+static int syntax_check(struct cmdline *c, struct item *it,
+                        const struct du_paths *paths) {
+  const char *src = word(c, it, 0);
+  if (strcmp(src, "-") == 0)
+    return 0; /* standard input is read already */
+  struct du_argv cmd;
+  du_argv_init(&cmd);
+  push_compiler(&cmd, c);
+  push_sanitize(&cmd, paths);
+  push_options(&cmd, c, DU_PP | DU_CC, false);
+  du_argv_push(&cmd, "-fsyntax-only");
+  du_argv_push(&cmd, "-x");
+  du_argv_push(&cmd, it->lang == DU_LANG_CXX ? "c++" : "c");
+  du_argv_push(&cmd, src);
+  int rc = du_run(cmd.v, c->n_compiler);
+  du_argv_free(&cmd);
+  return rc == 126 || rc == 127 ? 0 : rc;
 }
 
 /* The three steps for a C or C++ source. */
@@ -431,7 +737,7 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   /* 1. preprocess */
   struct du_argv cmd;
   du_argv_init(&cmd);
-  du_argv_push(&cmd, c->compiler);
+  push_compiler(&cmd, c);
   du_argv_push(&cmd, "-E");
   du_argv_push(&cmd, "-D_POMP=" POMPT_POMP_VERSION);
   du_argv_push(&cmd, "-include");
@@ -439,7 +745,9 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   du_argv_push(&cmd, "-idirafter");
   du_argv_push(&cmd, paths->ompt_include);
   push_sanitize(&cmd, paths);
-  push_options(&cmd, c, DU_PP);
+  resolve_pch_includes(c, cxx);
+  to_text_cxx = cxx ? 1 : 0;
+  push_options(&cmd, c, DU_PP, true);
   push_dep_options(&cmd, c);
   push_dep_defaults(&cmd, c, it);
   du_argv_push(&cmd, "-x");
@@ -447,7 +755,7 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   du_argv_push(&cmd, src);
   du_argv_push(&cmd, "-o");
   du_argv_push(&cmd, pre);
-  rc = run_step(&cmd, 1);
+  rc = run_step(&cmd, c->n_compiler);
   du_argv_free(&cmd);
   if (rc != 0)
     goto out;
@@ -464,20 +772,36 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
     du_argv_pushf(&cmd, "--std=%s", c->std);
   else if (c->std && !*c->std)
     du_argv_push(&cmd, cxx ? "--std=c++98" : "--std=c90");
-  rc = run_step(&cmd, 0);
-  du_argv_free(&cmd);
-  if (rc != 0) {
-    if (rc != 126 && rc != 127)
-      du_error("instrumenting '%s' failed%s", src,
-               opt_keep ? "" : " (--keep keeps the preprocessed input)");
-    goto out;
+  if (opt_show) {
+    rc = run_step(&cmd, 0);
+  } else {
+    /* Its messages wait until it is known whether they are about an error
+     * in the user's code, which the compiler describes in its own words. */
+    char *err = du_xasprintf("%s.err", instr);
+    rc = du_run_stderr_to(cmd.v, err);
+    int compiler_rc = 0;
+    if (rc != 0 && rc != 126 && rc != 127 && rc < 128)
+      compiler_rc = syntax_check(c, it, paths);
+    if (compiler_rc != 0) {
+      rc = compiler_rc;
+    } else {
+      du_copy_file(err, stderr);
+      if (rc != 0 && rc != 126 && rc != 127)
+        du_error("instrumenting '%s' failed%s", src,
+                 opt_keep ? "" : " (--keep keeps the preprocessed input)");
+    }
+    unlink(err);
+    free(err);
   }
+  du_argv_free(&cmd);
+  if (rc != 0)
+    goto out;
 
   /* 3. compile */
   du_argv_init(&cmd);
-  du_argv_push(&cmd, c->compiler);
+  push_compiler(&cmd, c);
   push_sanitize(&cmd, paths);
-  push_options(&cmd, c, DU_CC);
+  push_options(&cmd, c, DU_CC, false);
   push_dump_options(&cmd, c, it);
   du_argv_push(&cmd, "-x");
   du_argv_push(&cmd, cxx ? "c++-cpp-output" : "cpp-output");
@@ -488,9 +812,21 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   du_argv_push(&cmd, "-o");
   char *tmp = c->mode == MODE_LINK ? NULL : start_output(final);
   du_argv_push(&cmd, tmp ? tmp : final);
-  rc = run_step(&cmd, 1);
+  rc = run_step(&cmd, c->n_compiler);
   du_argv_free(&cmd);
   rc = finish_output(tmp, final, rc);
+  if (rc == 0 && c->save_temps && !opt_show && strcmp(src, "-") != 0) {
+    char *base = save_temps_base(c, it);
+    char *kept = du_xasprintf("%s.%s", base, cxx ? "ii" : "i");
+    save_copy(instr, kept);
+    free(kept);
+    if (c->mode == MODE_LINK) {
+      kept = du_xasprintf("%s.o", base);
+      save_copy(final, kept);
+      free(kept);
+    }
+    free(base);
+  }
   if (rc == 0 && c->mode == MODE_LINK) {
     it->object = final;
     final = NULL;
@@ -531,7 +867,16 @@ static void push_link_args(struct du_argv *cmd, const struct cmdline *c) {
       continue;
     }
     if (it->is_input) {
-      du_argv_push(cmd, it->object ? it->object : word(c, it, 0));
+      if (!it->object && it->xlang && it->lang != DU_LANG_LINK) {
+        /* a header to precompile, left to the compiler */
+        du_argv_push(cmd, "-x");
+        du_argv_push(cmd, it->xlang);
+        du_argv_push(cmd, word(c, it, 0));
+        du_argv_push(cmd, "-x");
+        du_argv_push(cmd, "none");
+      } else {
+        du_argv_push(cmd, it->object ? it->object : word(c, it, 0));
+      }
       continue;
     }
     if (it->opt.kind != DU_K_OUTPUT && !(it->opt.where & DU_LD))
@@ -546,10 +891,10 @@ static void push_link_args(struct du_argv *cmd, const struct cmdline *c) {
 static int run_unchanged(const struct cmdline *c) {
   struct du_argv cmd;
   du_argv_init(&cmd);
-  du_argv_push(&cmd, c->compiler);
+  push_compiler(&cmd, c);
   for (size_t i = 0; i < c->n_user; i++)
     du_argv_push(&cmd, c->user_argv[i]);
-  int rc = run_step(&cmd, 1);
+  int rc = run_step(&cmd, c->n_compiler);
   du_argv_free(&cmd);
   return rc;
 }
@@ -563,7 +908,7 @@ static int run_pomp_link(const struct cmdline *c, const struct du_paths *paths,
     du_argv_push(&cmd, "--verbose");
   if (opt_keep)
     du_argv_push(&cmd, "--keep");
-  du_argv_push(&cmd, c->compiler);
+  push_compiler(&cmd, c);
   size_t rsp_from = cmd.n;
   if (unchanged_args) {
     for (size_t i = 0; i < c->n_user; i++)
@@ -628,6 +973,10 @@ static int drive(struct cmdline *c, const struct du_paths *paths) {
     struct item *it = &c->items[i];
     if (!it->is_input || it->lang == DU_LANG_LINK)
       continue;
+    /* Without -c, the compiler writes a precompiled header for a header and
+     * links the rest; pomp-link hands it on. */
+    if (c->mode == MODE_LINK && du_is_header(word(c, it, 0), it->xlang))
+      continue;
     int rc = it->lang == DU_LANG_OTHER ? compile_unchanged(c, it, paths)
                                        : compile_instrumented(c, it, paths);
     if (rc != 0)
@@ -680,10 +1029,14 @@ int main(int argc, char **argv) {
 
   struct cmdline c;
   memset(&c, 0, sizeof c);
-  c.compiler = argv[i];
+  int ncomp = du_compiler_words(argv, argc, i);
+  c.compiler_words = argv + i;
+  c.n_compiler = (size_t)ncomp;
+  c.compiler = argv[i + ncomp - 1];
   c.cxx_driver = strstr(du_basename(c.compiler), "++") != NULL;
-  c.user_argv = argv + i + 1;
-  c.n_user = (size_t)(argc - i - 1);
+  c.clang = strstr(du_basename(c.compiler), "clang") != NULL;
+  c.user_argv = argv + i + ncomp;
+  c.n_user = (size_t)(argc - i - ncomp);
   du_argv_init(&c.args);
   du_expand_response_files(c.user_argv, c.n_user, &c.args, &c.group);
   classify(&c);
@@ -692,8 +1045,11 @@ int main(int argc, char **argv) {
   du_locate(&paths);
   int rc = drive(&c, &paths);
 
-  for (size_t k = 0; k < c.n_items; k++)
+  for (size_t k = 0; k < c.n_items; k++) {
     free(c.items[k].object);
+    free(c.items[k].pch_source[0]);
+    free(c.items[k].pch_source[1]);
+  }
   free(c.items);
   free(c.group);
   du_argv_free(&c.args);

@@ -3,7 +3,8 @@
  * C or C++ translation unit in POMP monitoring calls.
  *
  *     pomp-instr foo.i -o foo.pomp.i [--lang c|c++] [--std=gnu17]
- *                [--clang-arg ARG]...
+ *                [--clang-arg ARG]... [--disable=GROUP[,GROUP]...]
+ *                [--loop-level=enterexit|chunks|iterations]
  *
  * doc/instrumentation.md specifies the output.  The output file is written
  * to a temporary file beside it and renamed into place only when the whole
@@ -47,6 +48,11 @@ static const char usage[] =
     "  --std=STD          language standard, as for the compiler (gnu17, "
     "c++17)\n"
     "  --clang-arg ARG    pass ARG to libclang when parsing (repeatable)\n"
+    "  --disable=GROUPS   instrument no construct of these groups (comma\n"
+    "                     separated): parallel, loop, workshare, sync, task,\n"
+    "                     runtime, user, target\n"
+    "  --loop-level=L     enterexit (default), chunks or iterations\n"
+    "  (options in the environment variable POMPT_INSTR_OPTIONS come first)\n"
     "  --help             show this help and exit\n"
     "  --version          show the version and exit\n";
 
@@ -163,9 +169,37 @@ static const char *option_value(int argc, char **argv, int *i,
   return argv[++*i];
 }
 
+/* Options from the environment (POMPT_INSTR_OPTIONS, blank-separated) come
+ * before those of the command line, so that pomp-cc users can set them. */
+static char **with_env_options(int *argc, char **argv, char **env_copy) {
+  const char *env = getenv("POMPT_INSTR_OPTIONS");
+  *env_copy = NULL;
+  if (!env || !*env)
+    return argv;
+  *env_copy = instr_xstrndup(env, strlen(env));
+  size_t n = 0;
+  for (char *p = *env_copy; *p; p++)
+    n++;
+  char **v = instr_xmalloc(((size_t)*argc + n + 1) * sizeof *v);
+  int k = 0;
+  v[k++] = argv[0];
+  for (char *tok = strtok(*env_copy, " \t\n"); tok;
+       tok = strtok(NULL, " \t\n"))
+    v[k++] = tok;
+  for (int i = 1; i < *argc; i++)
+    v[k++] = argv[i];
+  v[k] = NULL;
+  *argc = k;
+  return v;
+}
+
 int main(int argc, char **argv) {
+  char *env_copy = NULL;
+  char **orig_argv = argv;
+  argv = with_env_options(&argc, argv, &env_copy);
   const char *input = NULL, *output = NULL;
-  struct instr_options opts = {INSTR_LANG_AUTO, NULL, NULL, 0};
+  struct instr_options opts = {INSTR_LANG_AUTO, NULL, NULL, 0, 0,
+                               INSTR_LOOP_ENTEREXIT};
   const char **clang_args = instr_xmalloc((size_t)argc * sizeof *clang_args);
   size_t n_clang_args = 0;
   int rc = 1;
@@ -201,6 +235,31 @@ int main(int argc, char **argv) {
       opts.std = v;
     } else if ((v = option_value(argc, argv, &i, "--clang-arg")) != NULL) {
       clang_args[n_clang_args++] = v;
+    } else if ((v = option_value(argc, argv, &i, "--disable")) != NULL) {
+      const char *bad = NULL;
+      if (instr_parse_groups(v, &opts.disabled, &bad) < 0) {
+        usage_error("unknown group in --disable: '%s' (groups: parallel, "
+                    "loop, workshare, sync, task, runtime, user, target)",
+                    bad);
+        goto out;
+      }
+    } else if ((v = option_value(argc, argv, &i, "--loop-level")) != NULL) {
+      if (strcmp(v, "enterexit") == 0) {
+        opts.loop_level = INSTR_LOOP_ENTEREXIT;
+      } else if (strcmp(v, "iterations") == 0) {
+        opts.loop_level = INSTR_LOOP_ITERATIONS;
+      } else if (strcmp(v, "chunks") == 0) {
+        fputs("pomp-instr: warning: --loop-level=chunks: chunk boundaries "
+              "are known only to the OpenMP runtime; iteration events are "
+              "inserted instead\n",
+              stderr);
+        opts.loop_level = INSTR_LOOP_CHUNKS;
+      } else {
+        usage_error("unknown loop level '%s' (expected enterexit, chunks or "
+                    "iterations)",
+                    v);
+        goto out;
+      }
     } else if (a[0] == '-' && a[1] != '\0') {
       usage_error("unknown option '%s'", a);
       goto out;
@@ -235,5 +294,8 @@ int main(int argc, char **argv) {
 
 out:
   free(clang_args);
+  if (argv != orig_argv)
+    free(argv);
+  free(env_copy);
   return rc;
 }

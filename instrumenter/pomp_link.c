@@ -1,7 +1,7 @@
 /*
  * pomp-link -- the pre-linker of pompt (seed 004, Appendix B).
  *
- *   pomp-link [--show] [--verbose] [--keep] <compiler> <link args...>
+ *   pomp-link [--show] [--verbose] [--keep] [<launcher>] <compiler> <args...>
  *
  * Every instrumented translation unit defines an initialisation function
  * POMP_Init_<id>() that registers the unit's constructs.  pomp-link lists the
@@ -22,8 +22,11 @@
  * need is not pulled in by them.  POMP_Init_Handles is hidden so that every
  * executable and shared library gets its own.
  *
- * A relocatable link (-r), a command that does not link (-c, -S, -E) or one
- * without inputs runs unchanged.
+ * A relocatable link (-r), a command that does not link (-c, -S, -E, or
+ * only headers to precompile), one without inputs, and one whose objects
+ * call no POMP routine (nor, without OpenMP, any omp_ routine) run
+ * unchanged: those need nothing of pompt, and probes of build systems that
+ * read the compiler's own link line (`-v`) see exactly that.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -43,8 +46,8 @@ static bool opt_show, opt_keep;
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: pomp-link [--show] [--verbose] [--keep] <compiler> "
-          "[link args...]\n"
+          "usage: pomp-link [--show] [--verbose] [--keep] [<launcher>] "
+          "<compiler> [link args...]\n"
           "\n"
           "Links a program instrumented by pomp-instr: finds the per-file\n"
           "POMP_Init_* functions in the objects and archives with nm, adds a\n"
@@ -69,14 +72,19 @@ struct link_line {
   struct du_argv files;     /* objects and archives to scan */
   struct du_argv libdirs;   /* -L directories */
   struct du_argv target;    /* options the init unit is compiled with too */
+  struct du_argv unresolved; /* -l libraries not in -L directories, each
+                                'S' (static) or 'D' and the name */
   bool shared, is_static, relocatable, not_linking;
   bool openmp;         /* -fopenmp or an OpenMP runtime library */
+  bool saw_x;          /* a -x option: the init unit needs "-x none" */
   size_t n_inputs;     /* files and -l libraries */
+  size_t n_headers;    /* headers to precompile (not linked) */
 };
 
 enum file_kind { FILE_OTHER, FILE_OBJECT, FILE_ARCHIVE };
 
-/* Looks at the first bytes: an ELF relocatable object or an ar archive. */
+/* Looks at the first bytes: an ELF relocatable object, an LLVM bitcode
+ * object (clang -flto; raw or in its wrapper) or an ar archive. */
 static enum file_kind file_kind(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -87,6 +95,9 @@ static enum file_kind file_kind(const char *path) {
   if (n >= 8 && (memcmp(h, "!<arch>\n", 8) == 0 ||
                  memcmp(h, "!<thin>\n", 8) == 0))
     return FILE_ARCHIVE;
+  if (n >= 4 && (memcmp(h, "BC\xc0\xde", 4) == 0 ||
+                 memcmp(h, "\xde\xc0\x17\x0b", 4) == 0))
+    return FILE_OBJECT;
   if (n >= 18 && memcmp(h, "\177ELF", 4) == 0) {
     unsigned type = h[5] == 2 ? (unsigned)(h[16] << 8 | h[17])
                               : (unsigned)(h[17] << 8 | h[16]);
@@ -134,11 +145,13 @@ static bool is_openmp_runtime(const char *lib) {
   return found;
 }
 
-/* -lname: the archive the linker would take from one of the user's -L
- * directories (system directories hold no instrumented code). */
-static void resolve_lib(struct link_line *l, const char *lib, bool bstatic) {
-  for (size_t i = 0; i < l->libdirs.n; i++) {
-    const char *dir = l->libdirs.v[i];
+/* -lname: the archive the linker would take from one of the directories
+ * (a shared library found first ends the search: it registers its own
+ * constructs).  False when none of them has the library. */
+static bool resolve_lib(struct link_line *l, const struct du_argv *dirs,
+                        const char *lib, bool bstatic) {
+  for (size_t i = 0; i < dirs->n; i++) {
+    const char *dir = dirs->v[i];
     if (lib[0] == ':') {
       char *p = du_xasprintf("%s/%s", dir, lib + 1);
       bool exists = du_file_exists(p);
@@ -146,7 +159,7 @@ static void resolve_lib(struct link_line *l, const char *lib, bool bstatic) {
         add_file(l, p);
       free(p);
       if (exists)
-        return;
+        return true;
       continue;
     }
     if (!bstatic) {
@@ -154,7 +167,7 @@ static void resolve_lib(struct link_line *l, const char *lib, bool bstatic) {
       bool exists = du_file_exists(so);
       free(so);
       if (exists)
-        return;
+        return true;
     }
     char *a = du_xasprintf("%s/lib%s.a", dir, lib);
     bool exists = du_file_exists(a);
@@ -162,8 +175,39 @@ static void resolve_lib(struct link_line *l, const char *lib, bool bstatic) {
       add_file(l, a);
     free(a);
     if (exists)
-      return;
+      return true;
   }
+  return false;
+}
+
+/* The compiler's own library directories ("libraries: =a:b:..." of
+ * -print-search-dirs). */
+static void system_libdirs(char *const compiler[], size_t n_compiler,
+                           const struct du_argv *target,
+                           struct du_argv *dirs) {
+  struct du_argv cmd;
+  du_argv_init(&cmd);
+  for (size_t w = 0; w < n_compiler; w++)
+    du_argv_push(&cmd, compiler[w]);
+  du_argv_push_all(&cmd, target);
+  du_argv_push(&cmd, "-print-search-dirs");
+  char *out = NULL;
+  size_t len;
+  if (du_run_capture(cmd.v, &out, &len, DU_ERR_HIDE) == 0 && out) {
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+      if (strncmp(line, "libraries: ", 11) != 0)
+        continue;
+      char *list = line + 11;
+      if (*list == '=')
+        list++;
+      char *save = NULL;
+      for (char *d = strtok_r(list, ":", &save); d;
+           d = strtok_r(NULL, ":", &save))
+        du_argv_push(dirs, d);
+    }
+  }
+  free(out);
+  du_argv_free(&cmd);
 }
 
 /* Tracks -Wl,-Bstatic / -Wl,-Bdynamic. */
@@ -184,6 +228,7 @@ static void scan(struct link_line *l, const struct du_argv *args) {
   du_argv_init(&l->files);
   du_argv_init(&l->libdirs);
   du_argv_init(&l->target);
+  du_argv_init(&l->unresolved);
   /* Every -L applies to every -l, wherever it stands. */
   for (size_t k = 0; k < args->n;) {
     const char *a = args->v[k];
@@ -198,9 +243,15 @@ static void scan(struct link_line *l, const struct du_argv *args) {
     k += (size_t)o.nargs;
   }
   bool bstatic = false;
+  const char *xlang = NULL;
   for (size_t k = 0; k < args->n;) {
     const char *a = args->v[k];
     if (a[0] != '-' || !a[1]) {
+      if (du_is_header(a, xlang)) {
+        l->n_headers++;
+        k++;
+        continue;
+      }
       l->n_inputs++;
       add_file(l, a);
       /* .../libgomp.so, as CMake writes it */
@@ -214,6 +265,11 @@ static void scan(struct link_line *l, const struct du_argv *args) {
     struct du_opt o;
     du_match_option(a, args->v[k + 1], &o);
     switch (o.kind) {
+    case DU_K_LANG:
+      l->saw_x = true;
+      if (o.value)
+        xlang = strcmp(o.value, "none") == 0 ? NULL : o.value;
+      break;
     case DU_K_MODE_C:
     case DU_K_MODE_S:
     case DU_K_MODE_E:
@@ -241,7 +297,9 @@ static void scan(struct link_line *l, const struct du_argv *args) {
         l->n_inputs++;
         if (is_openmp_runtime(o.value))
           l->openmp = true;
-        resolve_lib(l, o.value, bstatic);
+        if (!resolve_lib(l, &l->libdirs, o.value, bstatic))
+          du_argv_pushf(&l->unresolved, "%c%s", bstatic ? 'S' : 'D',
+                        o.value);
       }
       break;
     case DU_K_TARGET:
@@ -263,6 +321,7 @@ static void free_link_line(struct link_line *l) {
   du_argv_free(&l->files);
   du_argv_free(&l->libdirs);
   du_argv_free(&l->target);
+  du_argv_free(&l->unresolved);
 }
 
 /* ---- Finding the POMP_Init functions --------------------------------------- */
@@ -286,7 +345,15 @@ static bool is_init_function(const char *name) {
   return true;
 }
 
-static void parse_nm_output(char *text, struct du_argv *syms) {
+/* What nm said about the inputs. */
+struct nm_result {
+  bool failed;    /* nm could not read some input */
+  bool refs_pomp; /* an object calls POMP routines (it was instrumented) */
+  bool refs_omp;  /* an object calls omp_ routines */
+};
+
+static void parse_nm_output(char *text, struct du_argv *syms,
+                            struct nm_result *res) {
   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
     /* POSIX format: "name type value [size]"; file headers end in ':'. */
     char *name = line;
@@ -301,10 +368,16 @@ static void parse_nm_output(char *text, struct du_argv *syms) {
     char *type = sp + 1;
     while (isspace((unsigned char)*type))
       type++;
-    if (!(type[0] == 'T' || type[0] == 'W') ||
-        (type[1] && !isspace((unsigned char)type[1])))
+    if (type[1] && !isspace((unsigned char)type[1]))
       continue;
-    if (is_init_function(name))
+    if (type[0] == 'U') {
+      if (strncmp(name, "POMP_", 5) == 0)
+        res->refs_pomp = true;
+      else if (strncmp(name, "omp_", 4) == 0)
+        res->refs_omp = true;
+      continue;
+    }
+    if ((type[0] == 'T' || type[0] == 'W') && is_init_function(name))
       du_argv_push(syms, name);
   }
 }
@@ -314,12 +387,11 @@ static int compare_strings(const void *a, const void *b) {
 }
 
 /* Runs nm on the files, in batches that keep the command line short. */
-static void find_init_functions(const struct du_argv *files,
-                                struct du_argv *syms) {
-  const char *nm = getenv("POMPT_NM");
-  if (!nm || !*nm)
-    nm = "nm";
-  bool warned = false;
+static void find_init_functions(const char *compiler,
+                                const struct du_argv *files,
+                                struct du_argv *syms, struct nm_result *res) {
+  char *nm = du_nm_for(compiler);
+  memset(res, 0, sizeof *res);
   for (size_t i = 0; i < files->n;) {
     struct du_argv cmd;
     du_argv_init(&cmd);
@@ -336,19 +408,20 @@ static void find_init_functions(const struct du_argv *files,
     } else {
       char *out;
       size_t out_len;
-      int rc = du_run_capture(cmd.v, &out, &out_len);
+      int rc = du_run_capture(cmd.v, &out, &out_len, DU_ERR_ON_FAILURE);
       if (out)
-        parse_nm_output(out, syms);
+        parse_nm_output(out, syms, res);
       free(out);
-      if (rc != 0 && !warned) {
+      if (rc != 0 && !res->failed)
         du_warning("'%s' failed (exit status %d); the constructs of inputs "
                    "it could not read are registered on first use instead",
                    nm, rc);
-        warned = true;
-      }
+      if (rc != 0)
+        res->failed = true;
     }
     du_argv_free(&cmd);
   }
+  free(nm);
   /* Sort and drop duplicates. */
   qsort(syms->v, syms->n, sizeof *syms->v, compare_strings);
   size_t out = 0;
@@ -391,6 +464,94 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
   return 0;
 }
 
+/* The omp_ symbols of an archive: those it refers to weakly (want 'w')
+ * or those it defines (want 'T'). */
+static void omp_symbols(const char *nm, const char *archive, char want,
+                        struct du_argv *out) {
+  char *argv[] = {(char *)nm, "-P", (char *)archive, NULL};
+  char *text = NULL;
+  size_t len;
+  if (du_run_capture(argv, &text, &len, DU_ERR_HIDE) == 0 && text) {
+    for (char *line = strtok(text, "\n"); line;
+         line = strtok(NULL, "\n")) {
+      char *sp = strchr(line, ' ');
+      if (!sp || strncmp(line, "omp_", 4) != 0 || (sp[2] && sp[2] != ' '))
+        continue;
+      bool match = want == 'w' ? (sp[1] == 'w' || sp[1] == 'v')
+                               : (sp[1] == 'T' || sp[1] == 'W');
+      if (!match)
+        continue;
+      *sp = '\0';
+      bool seen = false;
+      for (size_t k = 0; k < out->n && !seen; k++)
+        seen = strcmp(out->v[k], line) == 0;
+      if (!seen)
+        du_argv_push(out, line);
+    }
+  }
+  free(text);
+}
+
+/* The OpenMP runtime archive a static link takes: the stubs for a serial
+ * program, else libgomp.a or libomp.a as the compiler finds it. */
+static char *runtime_archive(char *const compiler[], size_t n_compiler,
+                             const struct link_line *l,
+                             const struct du_paths *paths, bool serial) {
+  if (serial)
+    return du_xasprintf("%s/libpompt-stubs.a", paths->stubs_libdir);
+  static const char *const names[] = {"libgomp.a", "libomp.a"};
+  for (size_t i = 0; i < 2; i++) {
+    struct du_argv cmd;
+    du_argv_init(&cmd);
+    for (size_t w = 0; w < n_compiler; w++)
+      du_argv_push(&cmd, compiler[w]);
+    du_argv_push_all(&cmd, &l->target);
+    du_argv_pushf(&cmd, "-print-file-name=%s", names[i]);
+    char *out = NULL;
+    size_t len;
+    int rc = du_run_capture(cmd.v, &out, &len, DU_ERR_HIDE);
+    du_argv_free(&cmd);
+    if (rc == 0 && out) {
+      out[strcspn(out, "\n")] = '\0';
+      if (out[0] == '/' && du_file_exists(out))
+        return out;
+    }
+    free(out);
+  }
+  return NULL;
+}
+
+/* libpompt refers to the omp_ routines weakly: they resolve against
+ * whichever runtime the program has, or stay NULL.  A static link pulls no
+ * archive member for a weak reference, so the runtime's routines that
+ * libpompt uses are named with -u to be linked. */
+static void push_static_runtime_refs(struct du_argv *cmd,
+                                     char *const compiler[],
+                                     size_t n_compiler,
+                                     const struct link_line *l,
+                                     const struct du_paths *paths,
+                                     bool serial) {
+  char *nm = du_nm_for(compiler[n_compiler - 1]);
+  char *runtime = runtime_archive(compiler, n_compiler, l, paths, serial);
+  char *pompt = du_xasprintf("%s/libpompt.a", paths->libdir);
+  struct du_argv weak, defined;
+  du_argv_init(&weak);
+  du_argv_init(&defined);
+  if (runtime) {
+    omp_symbols(nm, pompt, 'w', &weak);
+    omp_symbols(nm, runtime, 'T', &defined);
+  }
+  for (size_t i = 0; i < weak.n; i++)
+    for (size_t k = 0; k < defined.n; k++)
+      if (strcmp(weak.v[i], defined.v[k]) == 0)
+        du_argv_pushf(cmd, "-Wl,-u,%s", weak.v[i]);
+  du_argv_free(&weak);
+  du_argv_free(&defined);
+  free(pompt);
+  free(runtime);
+  free(nm);
+}
+
 /* -Wl,-rpath,<dir>, or the -Xlinker form when dir holds a comma. */
 static void push_rpath(struct du_argv *cmd, const char *dir) {
   if (strchr(dir, ',')) {
@@ -412,12 +573,13 @@ static bool has_library(const char *dir, const char *name, bool need_static) {
   return found;
 }
 
-static int run_or_show(struct du_argv *cmd) {
+/* rsp_from: the number of words that name the compiler (see du_run()). */
+static int run_or_show(struct du_argv *cmd, size_t rsp_from) {
   if (opt_show) {
     du_print_command(stdout, cmd->v);
     return 0;
   }
-  return du_run(cmd->v, 1);
+  return du_run(cmd->v, rsp_from);
 }
 
 int main(int argc, char **argv) {
@@ -460,11 +622,14 @@ int main(int argc, char **argv) {
   du_keep_tmpdir(opt_keep && !opt_show);
   du_install_signal_handlers();
 
-  char **user = argv + i + 1;
-  size_t n_user = (size_t)(argc - i - 1);
+  int ncomp = du_compiler_words(argv, argc, i);
+  const char *compiler = argv[i + ncomp - 1];
+  char **user = argv + i + ncomp;
+  size_t n_user = (size_t)(argc - i - ncomp);
   struct du_argv cmd;
   du_argv_init(&cmd);
-  du_argv_push(&cmd, argv[i]);
+  for (int w = 0; w < ncomp; w++)
+    du_argv_push(&cmd, argv[i + w]);
   for (size_t k = 0; k < n_user; k++)
     du_argv_push(&cmd, user[k]);
 
@@ -477,21 +642,45 @@ int main(int argc, char **argv) {
   du_argv_free(&args);
 
   int rc;
+  struct du_paths paths;
+  memset(&paths, 0, sizeof paths);
+  struct du_argv syms;
+  du_argv_init(&syms);
   if (l.relocatable || l.not_linking || l.n_inputs == 0) {
-    rc = run_or_show(&cmd);
+    rc = run_or_show(&cmd, (size_t)ncomp);
+    goto out;
+  }
+  bool serial = !l.openmp && !l.shared;
+
+  /* Archives -l finds in the compiler's own directories may hold
+   * instrumented code too. */
+  if (l.unresolved.n > 0 && !opt_show) {
+    struct du_argv dirs;
+    du_argv_init(&dirs);
+    system_libdirs(argv + i, (size_t)ncomp, &l.target, &dirs);
+    for (size_t k = 0; k < l.unresolved.n; k++)
+      resolve_lib(&l, &dirs, l.unresolved.v[k] + 1,
+                  l.unresolved.v[k][0] == 'S');
+    du_argv_free(&dirs);
+  }
+
+  /* 1. the POMP_Init functions, and whether the link needs pompt at all */
+  struct nm_result nmr;
+  find_init_functions(compiler, &l.files, &syms, &nmr);
+  if (!opt_show && !nmr.failed && !nmr.refs_pomp &&
+      !(serial && nmr.refs_omp)) {
+    rc = run_or_show(&cmd, (size_t)ncomp);
     goto out;
   }
 
-  struct du_paths paths;
   du_locate(&paths);
-  bool serial = !l.openmp && !l.shared;
   if (!opt_show) {
     if (!has_library(paths.libdir, "pompt", l.is_static)) {
       du_error("cannot find libpompt in '%s' (set POMPT_LIBDIR to the "
                "directory that holds it)",
                paths.libdir);
       rc = 1;
-      goto out_paths;
+      goto out;
     }
     if (serial && !has_library(paths.stubs_libdir, "pompt-stubs",
                                l.is_static)) {
@@ -500,25 +689,20 @@ int main(int argc, char **argv) {
                "directory that holds it)",
                paths.stubs_libdir);
       rc = 1;
-      goto out_paths;
+      goto out;
     }
   }
-
-  /* 1. the POMP_Init functions */
-  struct du_argv syms;
-  du_argv_init(&syms);
-  find_init_functions(&l.files, &syms);
 
   /* 2. the init unit */
   const char *tmpdir = du_tmpdir("pomp-link");
   char *src = du_xasprintf("%s/pompt_init.c", tmpdir);
   char *obj = du_xasprintf("%s/pompt_init.o", tmpdir);
   rc = opt_show ? 0 : write_init_unit(src, &syms);
-  du_argv_free(&syms);
   if (rc == 0) {
     struct du_argv cc;
     du_argv_init(&cc);
-    du_argv_push(&cc, argv[i]);
+    for (int w = 0; w < ncomp; w++)
+      du_argv_push(&cc, argv[i + w]);
     du_argv_push(&cc, "-x");
     du_argv_push(&cc, "c");
     du_argv_push(&cc, "-fPIC");
@@ -527,12 +711,16 @@ int main(int argc, char **argv) {
     du_argv_push(&cc, src);
     du_argv_push(&cc, "-o");
     du_argv_push(&cc, obj);
-    rc = run_or_show(&cc);
+    rc = run_or_show(&cc, (size_t)ncomp);
     du_argv_free(&cc);
   }
 
   /* 3. the link */
   if (rc == 0) {
+    if (l.saw_x) {
+      du_argv_push(&cmd, "-x");
+      du_argv_push(&cmd, "none");
+    }
     du_argv_push(&cmd, obj);
     bool other_stubs_dir = strcmp(paths.stubs_libdir, paths.libdir) != 0;
     du_argv_pushf(&cmd, "-L%s", paths.libdir);
@@ -542,6 +730,9 @@ int main(int argc, char **argv) {
      * (libpompt sets up the tool interface; its omp_* references are weak
      * and would stay unresolved without a runtime), also when the compiler
      * links with --as-needed by default. */
+    if (l.is_static && !opt_show)
+      push_static_runtime_refs(&cmd, argv + i, (size_t)ncomp, &l, &paths,
+                               serial);
     du_argv_push(&cmd, "-Wl,--push-state,--no-as-needed");
     du_argv_push(&cmd, "-lpompt");
     if (serial)
@@ -562,14 +753,14 @@ int main(int argc, char **argv) {
       du_argv_push(&cmd, "-lpthread");
       du_argv_push(&cmd, "-ldl");
     }
-    rc = run_or_show(&cmd);
+    rc = run_or_show(&cmd, (size_t)ncomp);
   }
   free(src);
   free(obj);
 
-out_paths:
-  du_paths_free(&paths);
 out:
+  du_argv_free(&syms);
+  du_paths_free(&paths);
   du_argv_free(&cmd);
   free_link_line(&l);
   du_cleanup();

@@ -11,6 +11,7 @@ packages=(
   clang-14 libclang-14-dev libomp-14-dev
   libpapi-dev libdw-dev
   make cmake
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

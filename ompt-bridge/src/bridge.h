@@ -1,10 +1,11 @@
 /*
  * bridge.h -- what the POMP layer asks of the OMPT provider.
  *
- * The POMP layer (pomp/src) knows regions and CTC strings; the bridge knows
- * the OMPT model (threads, teams, tasks, states, callbacks).  Every call here
- * is made by the thread the event happens on.  codeptr is the return address
- * into the user's code, taken by the POMP entry point.
+ * The POMP layer (pomp/src) knows regions, CTC strings and the POMP event
+ * groups; the bridge knows the OMPT model (threads, teams, tasks, states,
+ * callbacks).  Every call here is made by the thread the event happens on.
+ * codeptr is the return address into the user's code and frame the frame
+ * address of the POMP entry point, both taken by that entry point.
  *
  * Internal to libpompt.
  */
@@ -19,44 +20,143 @@
 /* Nonzero when a tool is active and events must be delivered.  Events check
  * this first: with no tool an event costs a load and a branch. */
 extern int bridge_active;
+/* Nonzero when the OpenMP runtime provides OMPT itself and libpompt stood
+ * down (omp_control_tool is then the runtime's). */
+extern int bridge_native_ompt;
+
+/* An implementation-specific entry point for the tool's lookup function
+ * (names outside the ompt_ namespace).  Register before the tool starts:
+ * from a constructor with a priority below 65535. */
+void bridge_register_entry(const char *name, ompt_interface_fn_t fn);
 
 /* Tool discovery and activation (idempotent, thread-safe). */
 void bridge_init(void);
 /* Ends every thread and the initial task and finalises the tool (idempotent). */
 void bridge_finalize(void);
-/* POMP_On / POMP_Off: suppress callbacks while keeping the model up to date. */
+
+/* ---- Run-time control -----------------------------------------------------
+ * Each callback is delivered from one bucket: a POMP event group at one of
+ * its levels (seed 004, section 3.8).  The POMP layer says which buckets its
+ * environment variables enable and which bucket each event belongs to;
+ * POMP_On/Off switch every bucket but BRIDGE_B_ALWAYS. */
+enum bridge_bucket {
+  BRIDGE_B_ALWAYS,         /* thread_begin/end, initial task, control_tool */
+  BRIDGE_B_OTHER,          /* no POMP group: error, target, devices */
+  BRIDGE_B_PARALLEL_EE,    /* parallel_begin/end */
+  BRIDGE_B_PARALLEL_BE,    /* implicit tasks and their end barrier */
+  BRIDGE_B_LOOP_EE,        /* work(loop) */
+  BRIDGE_B_LOOP_CHUNKS,    /* dispatch(ws_loop_chunk) */
+  BRIDGE_B_LOOP_ITER_EVENT, /* dispatch(iteration) from Loop_iter_event */
+  BRIDGE_B_LOOP_ITER_BE,   /* dispatch(iteration) from Loop_iter_begin */
+  BRIDGE_B_WORKSHARE_EE,   /* work(sections, single, workshare, scope) */
+  BRIDGE_B_WORKSHARE_BE,   /* dispatch(section) */
+  BRIDGE_B_SYNC_EE,        /* barriers, critical, ordered, atomic, flush, cancel */
+  BRIDGE_B_SYNC_BE,        /* masked */
+  BRIDGE_B_TASK_EE,        /* task_create, dependences, taskwait, taskgroup, taskloop */
+  BRIDGE_B_TASK_BE,        /* task_schedule */
+  BRIDGE_B_RUNTIME_EVENT,  /* lock_init/destroy, mutex_acquired/released, nest_lock */
+  BRIDGE_B_RUNTIME_EE,     /* mutex_acquire of locks */
+  BRIDGE_BUCKETS
+};
+
+/* Enable exactly the buckets in mask (bit 1 << bucket); ALWAYS and OTHER
+ * are always enabled. */
+void bridge_set_buckets(uint32_t mask);
+/* POMP_On / POMP_Off: switch callbacks on or off; the model stays current. */
 void bridge_set_enabled(int on);
+/* omp_control_tool: deliver control_tool, return the tool's answer. */
+int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
+                        const void *codeptr);
 
-/* Parallel regions.  team is the POMP_Team_t storage of this instance. */
+/* ---- Parallel regions.  team is the POMP_Team_t storage of this instance. */
 void bridge_parallel_enter(POMP_Team_t *team, int requested, int if_false,
-                           const void *codeptr, void *enter_frame);
-void bridge_parallel_begin(POMP_Team_t *team, void *exit_frame);
-void bridge_parallel_end(POMP_Team_t *team, const void *codeptr);
-void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr);
+                           const void *codeptr, void *frame);
+void bridge_parallel_begin(POMP_Team_t *team, void *frame);
+void bridge_parallel_end(POMP_Team_t *team, const void *codeptr, void *frame);
+void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr,
+                          void *frame);
 
-/* Worksharing. */
+/* ---- Worksharing ---------------------------------------------------------- */
+void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
+                       const void *codeptr, void *frame);
+void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
+                     void *frame);
+/* The same for constructs of no POMP group (distribute), no frame. */
 void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
                  uint64_t count, const void *codeptr);
-void bridge_dispatch(ompt_dispatch_t kind, ompt_data_t instance);
+void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
+                     void *frame);
 /* single: begin/end only on the thread that executes the block; exit on
  * every thread (the others are reported as single_other there). */
-void bridge_single_begin(const void *codeptr);
-void bridge_single_end(const void *codeptr);
-void bridge_single_exit(const void *codeptr);
+void bridge_single_begin(const void *codeptr, void *frame);
+void bridge_single_end(const void *codeptr, void *frame);
+void bridge_single_exit(const void *codeptr, void *frame);
 
 /* masked (master) */
-void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr);
+void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
+                   void *frame);
 
-/* Barriers and other synchronisation regions. */
-void bridge_sync_enter(ompt_sync_region_t kind, const void *codeptr);
-void bridge_sync_exit(ompt_sync_region_t kind, const void *codeptr);
+/* ---- Synchronisation ------------------------------------------------------ */
+/* Barriers and taskwait: sync_region + sync_region_wait, wait state. */
+void bridge_sync_enter(int bucket, ompt_sync_region_t kind,
+                       const void *codeptr, void *frame);
+void bridge_sync_exit(int bucket, ompt_sync_region_t kind,
+                      const void *codeptr, void *frame);
+/* taskgroup: the region from enter to exit, its wait from end to exit. */
+void bridge_taskgroup_enter(const void *codeptr, void *frame);
+void bridge_taskgroup_end(const void *codeptr, void *frame);
+void bridge_taskgroup_exit(const void *codeptr, void *frame);
+/* taskyield: a task scheduling point (frames only; no OMPT callback). */
+void bridge_scheduling_point(int entering, void *frame);
 
-/* Mutual exclusion (critical, locks, ordered, atomic). */
-void bridge_mutex_acquire(ompt_mutex_t kind, unsigned hint,
-                          ompt_wait_id_t wait_id, const void *codeptr);
-void bridge_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
-                           const void *codeptr);
-void bridge_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
-                           const void *codeptr);
+/* Mutual exclusion.  held: a structured construct (critical, ordered,
+ * atomic) whose release is known to end a held scope. */
+void bridge_mutex_acquire(int bucket, ompt_mutex_t kind, unsigned hint,
+                          ompt_wait_id_t wait_id, const void *codeptr,
+                          void *frame);
+void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
+                           ompt_wait_id_t wait_id, int held,
+                           const void *codeptr, void *frame);
+void bridge_mutex_released(int bucket, ompt_mutex_t kind,
+                           ompt_wait_id_t wait_id, int held,
+                           const void *codeptr, void *frame);
+/* A failed test: the wait ends without the mutex. */
+void bridge_mutex_not_acquired(ompt_wait_id_t wait_id, void *frame);
+
+/* Locks (the Runtime group).  The nest-lock routines track the calling
+ * task's nesting count, so that a re-acquire or a partial release becomes
+ * nest_lock(begin/end) and only the first acquire / last release
+ * mutex_acquired / mutex_released. */
+void bridge_lock_init(ompt_mutex_t kind, unsigned hint, const void *lock,
+                      const void *codeptr, void *frame);
+void bridge_lock_destroy(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame);
+/* Before omp_set_lock / omp_set_nest_lock / omp_test_*lock. */
+void bridge_lock_acquire(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame);
+/* After it: acquired (for the nest lock routines: the lock is owned now,
+ * count = the new nesting count when known, else 0). */
+void bridge_lock_acquired(ompt_mutex_t kind, const void *lock, int acquired,
+                          int count, const void *codeptr, void *frame);
+/* Before omp_unset_lock / omp_unset_nest_lock. */
+void bridge_lock_release(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame);
+
+/* flush, cancel, error */
+void bridge_flush(const void *codeptr, void *frame);
+void bridge_cancel(int flags, const void *codeptr, void *frame);
+void bridge_error(ompt_severity_t severity, const char *message,
+                  const void *codeptr, void *frame);
+
+/* ---- Explicit tasks --------------------------------------------------------
+ * pomp_flags: POMP_TASK_* of the construct. */
+int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
+                                 const void *codeptr, void *frame);
+int32_t bridge_task_dependences(POMP_Task_t *task,
+                                const POMP_Dependence_t deps[], int ndeps);
+int32_t bridge_task_create_end(POMP_Task_t *task, void *frame);
+int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr,
+                          void *frame);
+int32_t bridge_task_end(POMP_Task_t *task, void *frame);
 
 #endif /* POMPT_BRIDGE_H */

@@ -1,11 +1,25 @@
 /*
  * bridge_events.c -- POMP-level events turned into OMPT callbacks, with the
- * thread's state, task stack and frames kept up to date on the way.
+ * thread's state, task stack, scopes and frames kept up to date on the way.
  *
- * Every function runs on the thread the event happened on and touches only
- * that thread's record, plus (for parallel regions) the team record that the
- * primary thread owns and the workers only read.
+ * Every function runs on the thread the event happened on and touches that
+ * thread's record, the task records it runs or creates, and (for parallel
+ * regions) the team record that the primary thread owns and the workers
+ * only read.
+ *
+ * Delivery rule: a begin (or single) event reaches the tool when its
+ * bucket's active callback is set and the current task is announced (it
+ * began while monitoring was on); an end reaches the tool exactly when its
+ * begin did.  So POMP_Off/POMP_On never split a pair, and no callback ever
+ * names a task or region the tool was not told about.
+ *
+ * Cancellation: a cancelled construct jumps to its end, past the POMP event
+ * that would have closed it.  The bridge notices at the thread's next event:
+ * an event whose frame lies above (is older than) the frame where the
+ * running task began cannot belong to that task, which has therefore ended;
+ * tasks and regions found so are ended then, with their open scopes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bridge.h"
@@ -13,20 +27,9 @@
 
 extern int omp_get_thread_num(void) __attribute__((weak));
 extern int omp_get_num_threads(void) __attribute__((weak));
-
-static inline ompt_state_t working_state(const bridge_task_t *task) {
-  return task && !(task->flags & ompt_task_initial) ? ompt_state_work_parallel
-                                                    : ompt_state_work_serial;
-}
-
-/* The thread's record with any pending barrier end delivered first, so that
- * callbacks reach the tool in the order the events happened. */
-static inline bridge_thread_t *enter_event(void) {
-  bridge_thread_t *t = bridge_thread_self();
-  if (t && t->pending_join)
-    bridge_thread_flush(t);
-  return t;
-}
+/* libgomp's (or a compatible runtime's) task entry: absent when the program
+ * runs without an OpenMP runtime. */
+extern void GOMP_task(void) __attribute__((weak));
 
 static inline ompt_data_t *task_data_of(bridge_task_t *task) {
   return task ? &task->task_data : NULL;
@@ -36,31 +39,117 @@ static inline ompt_data_t *parallel_data_of(bridge_task_t *task) {
   return task ? task->parallel_data : NULL;
 }
 
+/* The current task began while monitoring was on. */
+static inline int announced(const bridge_thread_t *t) {
+  return !t->cur || t->cur->announced;
+}
+
+static inline int frame_above(const void *frame, const void *than) {
+  return than && (uintptr_t)frame > (uintptr_t)than;
+}
+
+static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
+                        ompt_task_status_t status);
+static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
+                          bridge_team_t *team, const void *codeptr,
+                          void *frame);
+
+/* End the running tasks that this event's frame shows to be over. */
+static void recover(bridge_thread_t *t, void *frame) {
+  for (;;) {
+    bridge_task_t *cur = t->cur;
+    if (!cur || cur == t->pending || !frame_above(frame, cur->begin_frame))
+      return;
+    if (cur->flags & ompt_task_explicit) {
+      task_finish(t, cur, ompt_task_cancel);
+    } else if (cur->flags & ompt_task_implicit) {
+      /* The region's block was left without Parallel_end.  Only the
+       * primary thread can still rely on the team's storage. */
+      implicit_left(t, cur, cur->thread_num == 0 ? cur->team : NULL, NULL,
+                    NULL);
+      bridge_thread_flush(t);
+    } else {
+      return;
+    }
+  }
+}
+
+/* The thread's record, with a pending barrier end delivered first (so that
+ * callbacks reach the tool in the order the events happened) and tasks left
+ * by a cancelled construct ended. */
+static inline bridge_thread_t *enter_event(void *frame) {
+  bridge_thread_t *t = bridge_thread_self();
+  if (__builtin_expect(!t, 0))
+    return NULL;
+  bridge_task_t *cur = t->cur;
+  if (cur && cur == t->pending) {
+    bridge_thread_flush(t);
+    cur = t->cur;
+  }
+  if (cur && frame_above(frame, cur->begin_frame))
+    recover(t, frame);
+  return t;
+}
+
+/* The task's enter_frame, set at a scheduling point unless already set;
+ * returns whether it was set here (the scope's end then clears it). */
+static int set_enter_frame(bridge_thread_t *t, void *frame) {
+  bridge_task_t *task = t->cur;
+  if (!task || !frame || task->frame.enter_frame.ptr)
+    return 0;
+  task->frame.enter_frame.ptr = frame;
+  return 1;
+}
+
+/* Push a scope; whether its begin is to be delivered. */
+static int push_scope(bridge_thread_t *t, int what, int bucket, int kind,
+                      uint64_t arg, const void *codeptr, int set_enter) {
+  int n = t->nscopes;
+  int delivered = bridge_scope_push(t, what, bucket, kind, arg, codeptr);
+  if (t->nscopes > n)
+    t->scopes[n].set_enter = (uint8_t)set_enter;
+  else if (set_enter && t->cur)
+    t->cur->frame.enter_frame.ptr = NULL; /* not recorded: undo */
+  return delivered;
+}
+
+/* Pop and end a scope. */
+static void pop_scope(bridge_thread_t *t, int what, int kind, uint64_t arg,
+                      int match_arg, const void *codeptr) {
+  bridge_scope_t s;
+  if (bridge_scope_pop(t, what, kind, arg, match_arg, &s))
+    bridge_scope_end(t, &s, codeptr);
+}
+
+/* ---- Parallel regions ------------------------------------------------------ */
+
 void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
-                           const void *codeptr, void *enter_frame) {
-  bridge_thread_t *t = enter_event();
+                           const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
   memset(team, 0, sizeof *team);
-  bridge_task_t *enc = bridge_current_task(t);
+  bridge_task_t *enc = t->cur;
   team->encountering = enc;
   team->codeptr = codeptr;
   team->requested = if_false ? 1 : requested;
   team->flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
-  if (enc) {
-    enc->frame.enter_frame.ptr = enter_frame;
-    enc->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  }
+  int set = set_enter_frame(t, frame);
+  team->announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
+                               (uint64_t)(uintptr_t)team, codeptr, set);
   bridge_set_state(t, ompt_state_overhead, 0);
-  ompt_callback_parallel_begin_t cb = BRIDGE_CB(parallel_begin);
-  if (cb)
-    cb(task_data_of(enc), enc ? &enc->frame : NULL, &team->parallel_data,
-       (unsigned)team->requested, team->flags, codeptr);
+  if (team->announced) {
+    ompt_callback_parallel_begin_t cb =
+        BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_EE, parallel_begin);
+    if (cb)
+      cb(task_data_of(enc), enc ? &enc->frame : NULL, &team->parallel_data,
+         (unsigned)team->requested, team->flags, codeptr);
+  }
 }
 
-void bridge_parallel_begin(POMP_Team_t *storage, void *exit_frame) {
-  bridge_thread_t *t = enter_event();
+void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
@@ -68,144 +157,273 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *exit_frame) {
   int size = omp_get_num_threads ? omp_get_num_threads() : 1;
   if (num == 0)
     team->size = size;
-  if (t->depth >= BRIDGE_MAX_DEPTH) {
-    /* Deeper nesting than the record holds: keep counting so that the ends
-     * pair up, but deliver nothing for these levels. */
-    t->overflow++;
+  else if (t->cur && !(t->cur->flags & ompt_task_initial))
+    /* A worker joins a team from idle: whatever it still runs was left
+     * without its end events (a cancelled region). */
+    bridge_unwind_tasks(t, NULL);
+  bridge_task_t *task = bridge_task_alloc(t);
+  if (!task)
     return;
-  }
-  bridge_task_t *task = &t->tasks[t->depth];
-  memset(task, 0, sizeof *task);
-  task->frame.exit_frame.ptr = exit_frame;
-  task->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  task->frame.exit_frame.ptr = frame;
+  task->begin_frame = frame;
   task->team = team;
+  task->codeptr = team->codeptr;
   task->parallel_data = &team->parallel_data;
   task->parent = team->encountering;
   task->flags = ompt_task_implicit;
   task->thread_num = num;
   task->team_size = size;
-  atomic_signal_fence(memory_order_seq_cst);
-  t->depth++;
+  task->announced = (uint8_t)(bridge_enabled && team->announced);
+  bridge_task_push(t, task);
   bridge_set_state(t, ompt_state_work_parallel, 0);
-  ompt_callback_implicit_task_t cb = BRIDGE_CB(implicit_task);
-  if (cb)
-    cb(ompt_scope_begin, &team->parallel_data, &task->task_data,
-       (unsigned)size, (unsigned)num, ompt_task_implicit);
+  if (task->announced) {
+    ompt_callback_implicit_task_t cb =
+        BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_BE, implicit_task);
+    if (cb)
+      cb(ompt_scope_begin, &team->parallel_data, &task->task_data,
+         (unsigned)size, (unsigned)num, ompt_task_implicit);
+  }
 }
 
-void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  if (!t)
-    return;
-  if (t->overflow > 0) {
-    t->overflow--;
-    return;
-  }
-  bridge_team_t *team = (bridge_team_t *)storage;
-  bridge_task_t *task = bridge_current_task(t);
-  if (!task || task->team != team)
-    return; /* unmatched end: nothing sensible to report */
-  bridge_set_state(t, ompt_state_wait_barrier_implicit_parallel, 0);
-  ompt_callback_sync_region_t scb = BRIDGE_CB(sync_region);
-  if (scb)
-    scb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin,
-        &team->parallel_data, &task->task_data, codeptr);
-  ompt_callback_sync_region_t wcb =
-      BRIDGE_CB_AS(sync_region_wait, ompt_callback_sync_region_t);
-  if (wcb)
-    wcb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin,
-        &team->parallel_data, &task->task_data, codeptr);
-  /* A worker must not look at the team again: once every thread has reached
-   * the barrier, the primary thread leaves and the team's storage goes. */
-  if (task->thread_num != 0) {
+/* The thread leaves its implicit task's block and waits in the region's end
+ * barrier; the barrier's end and the task's end follow at its next event at
+ * this level.  team: the region's storage when it can still be read. */
+static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
+                          bridge_team_t *team, const void *codeptr,
+                          void *frame) {
+  int forget = task->thread_num != 0 || !team;
+  if (!codeptr) /* left without Parallel_end: at the end of the construct */
+    codeptr = task->codeptr;
+  if (!frame)
+    frame = task->begin_frame;
+  if (!team) {
     task->team = NULL;
     task->parent = NULL;
     atomic_signal_fence(memory_order_seq_cst);
     task->parallel_data = NULL;
   }
-  t->pending_join = 1;
+  bridge_scope_close_to(t, task->scope_base, codeptr);
+  bridge_set_state(t, ompt_state_wait_barrier_implicit_parallel, 0);
+  int set = set_enter_frame(t, frame);
+  if (push_scope(t, BRIDGE_SC_SYNC, BRIDGE_B_PARALLEL_BE,
+                 ompt_sync_region_barrier_implicit_parallel, 0, codeptr,
+                 set)) {
+    ompt_data_t *pd = team ? &team->parallel_data : NULL;
+    ompt_callback_sync_region_t scb =
+        BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_BE, sync_region);
+    if (scb)
+      scb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, pd,
+          &task->task_data, codeptr);
+    ompt_callback_sync_region_t wcb = BRIDGE_ACTIVE_AS(
+        BRIDGE_B_PARALLEL_BE, sync_region_wait, ompt_callback_sync_region_t);
+    if (wcb)
+      wcb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, pd,
+          &task->task_data, codeptr);
+  }
+  /* A worker must not look at the team again: once every thread has reached
+   * the barrier, the primary thread leaves and the team's storage goes. */
+  if (forget) {
+    task->team = NULL;
+    task->parent = NULL;
+    atomic_signal_fence(memory_order_seq_cst);
+    task->parallel_data = NULL;
+  }
+  t->pending = task;
   t->pending_codeptr = codeptr;
 }
 
-void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr) {
-  bridge_thread_t *t = enter_event(); /* delivers the primary's join */
+void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
+                         void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
-  bridge_task_t *enc = team->encountering;
-  if (enc) {
-    enc->frame.enter_frame.ptr = NULL;
-    enc->frame.enter_frame_flags = 0;
+  bridge_task_t *task = t->cur;
+  if (!task || task->team != team || task == t->pending)
+    return; /* unmatched end: nothing sensible to report */
+  implicit_left(t, task, team, codeptr, frame);
+}
+
+static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
+                              const void *codeptr) {
+  bridge_scope_close_to(t, task->scope_base, codeptr);
+  if (task->announced) {
+    ompt_callback_implicit_task_t cb =
+        BRIDGE_GROUP(BRIDGE_B_PARALLEL_BE, implicit_task);
+    if (cb)
+      cb(ompt_scope_end, NULL, &task->task_data, 0,
+         (unsigned)task->thread_num, task->flags);
   }
-  bridge_set_state(t, working_state(bridge_current_task(t)), 0);
-  ompt_callback_parallel_end_t cb = BRIDGE_CB(parallel_end);
-  if (cb)
-    cb(&team->parallel_data, task_data_of(enc), team->flags, codeptr);
+  bridge_deps_release(t, task);
+  task->frame.exit_frame.ptr = NULL;
+  task->frame.enter_frame.ptr = NULL;
+  bridge_task_pop(t, task);
+  __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+  task->team = NULL;
+  bridge_task_unref(task);
+  bridge_task_t *cur = t->cur;
+  bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
+}
+
+void bridge_thread_flush(bridge_thread_t *t) {
+  bridge_task_t *task = t->pending;
+  /* Only at the implicit task's own level: a task running inside the end
+   * barrier leaves the barrier pending. */
+  if (!task || t->cur != task)
+    return;
+  t->pending = NULL;
+  pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0,
+            0, t->pending_codeptr);
+  implicit_task_end(t, task, t->pending_codeptr);
+}
+
+void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr) {
+  for (;;) {
+    bridge_task_t *cur = t->cur;
+    if (!cur || (cur->flags & ompt_task_initial))
+      return;
+    if (cur == t->pending) {
+      bridge_thread_flush(t);
+    } else if (cur->flags & ompt_task_implicit) {
+      implicit_left(t, cur, NULL, codeptr, NULL);
+      bridge_thread_flush(t);
+    } else {
+      task_finish(t, cur, ompt_task_cancel);
+    }
+  }
+}
+
+void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
+                          void *frame) {
+  bridge_thread_t *t = enter_event(frame); /* delivers the primary's join */
+  if (!t)
+    return;
+  bridge_team_t *team = (bridge_team_t *)storage;
+  bridge_task_t *cur = t->cur;
+  if (cur && cur->team == team && (cur->flags & ompt_task_implicit)) {
+    /* Parallel_end never came (cancelled region, same frame). */
+    if (cur != t->pending)
+      implicit_left(t, cur, team, codeptr, frame);
+    bridge_thread_flush(t);
+  }
+  bridge_scope_t s;
+  int found = bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
+                               (uint64_t)(uintptr_t)team, 1, &s);
+  if (found)
+    bridge_scope_end(t, &s, codeptr); /* clears the enter frame */
+  bridge_task_t *enc = team->encountering;
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  if (found && s.delivered) {
+    ompt_callback_parallel_end_t cb =
+        BRIDGE_GROUP(BRIDGE_B_PARALLEL_EE, parallel_end);
+    if (cb)
+      cb(&team->parallel_data, task_data_of(enc), team->flags, codeptr);
+  }
+}
+
+/* ---- Worksharing ------------------------------------------------------------ */
+
+static void work_begin(bridge_thread_t *t, int bucket, ompt_work_t type,
+                       uint64_t count, const void *codeptr) {
+  if (push_scope(t, BRIDGE_SC_WORK, bucket, type, count, codeptr, 0)) {
+    ompt_callback_work_t cb = BRIDGE_ACTIVE(bucket, work);
+    if (cb) {
+      bridge_task_t *task = t->cur;
+      cb(type, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
+         count, codeptr);
+    }
+  }
+}
+
+void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
+                       const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    work_begin(t, bucket, type, count, codeptr);
+}
+
+void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
+                     void *frame) {
+  (void)bucket;
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    pop_scope(t, BRIDGE_SC_WORK, type, 0, 0, codeptr);
 }
 
 void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
                  uint64_t count, const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  if (!t)
-    return;
-  ompt_callback_work_t cb = BRIDGE_CB(work);
-  if (cb) {
-    bridge_task_t *task = bridge_current_task(t);
-    cb(type, endpoint, parallel_data_of(task), task_data_of(task), count,
-       codeptr);
-  }
+  if (endpoint == ompt_scope_begin)
+    bridge_work_begin(BRIDGE_B_OTHER, type, count, codeptr, NULL);
+  else
+    bridge_work_end(BRIDGE_B_OTHER, type, codeptr, NULL);
 }
 
-void bridge_dispatch(ompt_dispatch_t kind, ompt_data_t instance) {
-  bridge_thread_t *t = enter_event();
-  if (!t)
+void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
+                     void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t || !announced(t))
     return;
-  ompt_callback_dispatch_t cb = BRIDGE_CB(dispatch);
+  ompt_callback_dispatch_t cb = BRIDGE_ACTIVE(bucket, dispatch);
   if (cb) {
-    bridge_task_t *task = bridge_current_task(t);
+    bridge_task_t *task = t->cur;
     cb(parallel_data_of(task), task_data_of(task), kind, instance);
   }
 }
 
-void bridge_single_begin(const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  bridge_task_t *task = t ? bridge_current_task(t) : NULL;
-  if (task)
-    task->single_executor = 1;
-  bridge_work(ompt_work_single_executor, ompt_scope_begin, 1, codeptr);
+void bridge_single_begin(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  if (t->cur)
+    t->cur->single_executor = 1;
+  work_begin(t, BRIDGE_B_WORKSHARE_EE, ompt_work_single_executor, 1, codeptr);
 }
 
-void bridge_single_end(const void *codeptr) {
-  bridge_work(ompt_work_single_executor, ompt_scope_end, 1, codeptr);
+void bridge_single_end(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    pop_scope(t, BRIDGE_SC_WORK, ompt_work_single_executor, 0, 0, codeptr);
 }
 
-void bridge_single_exit(const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  bridge_task_t *task = t ? bridge_current_task(t) : NULL;
+void bridge_single_exit(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  bridge_task_t *task = t ? t->cur : NULL;
   if (!task)
     return;
   if (task->single_executor) {
     task->single_executor = 0;
+    /* Single_end may be missing in hand-written code. */
+    pop_scope(t, BRIDGE_SC_WORK, ompt_work_single_executor, 0, 0, codeptr);
     return;
   }
   /* This thread did not execute the block; it learns so only when it leaves
    * the construct. */
-  bridge_work(ompt_work_single_other, ompt_scope_begin, 1, codeptr);
-  bridge_work(ompt_work_single_other, ompt_scope_end, 1, codeptr);
+  work_begin(t, BRIDGE_B_WORKSHARE_EE, ompt_work_single_other, 1, codeptr);
+  pop_scope(t, BRIDGE_SC_WORK, ompt_work_single_other, 0, 0, codeptr);
 }
 
-void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr) {
-  bridge_thread_t *t = enter_event();
+void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
+                   void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  ompt_callback_masked_t cb = BRIDGE_CB(masked);
-  if (cb) {
-    bridge_task_t *task = bridge_current_task(t);
-    cb(endpoint, parallel_data_of(task), task_data_of(task), codeptr);
+  if (endpoint == ompt_scope_end) {
+    pop_scope(t, BRIDGE_SC_MASKED, -1, 0, 0, codeptr);
+    return;
+  }
+  if (push_scope(t, BRIDGE_SC_MASKED, BRIDGE_B_SYNC_BE, 0, 0, codeptr, 0)) {
+    ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
+    if (cb) {
+      bridge_task_t *task = t->cur;
+      cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task),
+         codeptr);
+    }
   }
 }
 
-static ompt_state_t barrier_state(ompt_sync_region_t kind) {
+/* ---- Synchronisation regions ------------------------------------------------ */
+
+static ompt_state_t sync_state(ompt_sync_region_t kind) {
   switch (kind) {
   case ompt_sync_region_barrier_implicit_parallel:
     return ompt_state_wait_barrier_implicit_parallel;
@@ -213,6 +431,8 @@ static ompt_state_t barrier_state(ompt_sync_region_t kind) {
     return ompt_state_wait_barrier_implicit_workshare;
   case ompt_sync_region_barrier_explicit:
     return ompt_state_wait_barrier_explicit;
+  case ompt_sync_region_barrier_teams:
+    return ompt_state_wait_barrier_teams;
   case ompt_sync_region_taskwait:
     return ompt_state_wait_taskwait;
   case ompt_sync_region_taskgroup:
@@ -222,39 +442,96 @@ static ompt_state_t barrier_state(ompt_sync_region_t kind) {
   }
 }
 
-void bridge_sync_enter(ompt_sync_region_t kind, const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  if (!t)
-    return;
-  bridge_task_t *task = bridge_current_task(t);
-  bridge_set_state(t, barrier_state(kind), 0);
-  ompt_callback_sync_region_t scb = BRIDGE_CB(sync_region);
-  if (scb)
-    scb(kind, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
-        codeptr);
-  ompt_callback_sync_region_t wcb =
-      BRIDGE_CB_AS(sync_region_wait, ompt_callback_sync_region_t);
-  if (wcb)
-    wcb(kind, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
-        codeptr);
+static void sync_begin(bridge_thread_t *t, int bucket, ompt_sync_region_t kind,
+                       int region, int wait, const void *codeptr) {
+  bridge_task_t *task = t->cur;
+  if (region) {
+    ompt_callback_sync_region_t cb = BRIDGE_ACTIVE(bucket, sync_region);
+    if (cb)
+      cb(kind, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
+         codeptr);
+  }
+  if (wait) {
+    ompt_callback_sync_region_t cb =
+        BRIDGE_ACTIVE_AS(bucket, sync_region_wait, ompt_callback_sync_region_t);
+    if (cb)
+      cb(kind, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
+         codeptr);
+  }
 }
 
-void bridge_sync_exit(ompt_sync_region_t kind, const void *codeptr) {
-  bridge_thread_t *t = enter_event();
+void bridge_sync_enter(int bucket, ompt_sync_region_t kind,
+                       const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  bridge_task_t *task = bridge_current_task(t);
-  ompt_callback_sync_region_t wcb =
-      BRIDGE_CB_AS(sync_region_wait, ompt_callback_sync_region_t);
-  if (wcb)
-    wcb(kind, ompt_scope_end, parallel_data_of(task), task_data_of(task),
-        codeptr);
-  ompt_callback_sync_region_t scb = BRIDGE_CB(sync_region);
-  if (scb)
-    scb(kind, ompt_scope_end, parallel_data_of(task), task_data_of(task),
-        codeptr);
-  bridge_set_state(t, working_state(task), 0);
+  bridge_set_state(t, sync_state(kind), 0);
+  int set = set_enter_frame(t, frame);
+  if (push_scope(t, BRIDGE_SC_SYNC, bucket, kind, 0, codeptr, set))
+    sync_begin(t, bucket, kind, 1, 1, codeptr);
 }
+
+void bridge_sync_exit(int bucket, ompt_sync_region_t kind,
+                      const void *codeptr, void *frame) {
+  (void)bucket;
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  pop_scope(t, BRIDGE_SC_SYNC, kind, 0, 0, codeptr);
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  /* After a taskwait every child of the task has completed: its
+   * dependence bookkeeping can go. */
+  if (kind == ompt_sync_region_taskwait && t->cur)
+    bridge_deps_release(t, t->cur);
+}
+
+void bridge_taskgroup_enter(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  if (push_scope(t, BRIDGE_SC_SYNC_REGION, BRIDGE_B_TASK_EE,
+                 ompt_sync_region_taskgroup, 0, codeptr, 0))
+    sync_begin(t, BRIDGE_B_TASK_EE, ompt_sync_region_taskgroup, 1, 0, codeptr);
+}
+
+void bridge_taskgroup_end(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  bridge_set_state(t, ompt_state_wait_taskgroup, 0);
+  int set = set_enter_frame(t, frame);
+  if (push_scope(t, BRIDGE_SC_SYNC_WAIT, BRIDGE_B_TASK_EE,
+                 ompt_sync_region_taskgroup, 0, codeptr, set))
+    sync_begin(t, BRIDGE_B_TASK_EE, ompt_sync_region_taskgroup, 0, 1, codeptr);
+}
+
+void bridge_taskgroup_exit(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  pop_scope(t, BRIDGE_SC_SYNC_WAIT, ompt_sync_region_taskgroup, 0, 0,
+            codeptr);
+  pop_scope(t, BRIDGE_SC_SYNC_REGION, ompt_sync_region_taskgroup, 0, 0,
+            codeptr);
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+}
+
+void bridge_scheduling_point(int entering, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  if (entering)
+    push_scope(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, NULL,
+               set_enter_frame(t, frame));
+  else
+    pop_scope(t, BRIDGE_SC_POINT, -1, 0, 0, NULL);
+}
+
+/* ---- Mutual exclusion ------------------------------------------------------- */
+
+/* The one mutex implementation libpompt reports: the OpenMP runtime's own
+ * (ompt_enumerate_mutex_impls lists it). */
+#define BRIDGE_MUTEX_IMPL 1
 
 static ompt_state_t mutex_state(ompt_mutex_t kind) {
   switch (kind) {
@@ -274,37 +551,687 @@ static ompt_state_t mutex_state(ompt_mutex_t kind) {
   }
 }
 
-void bridge_mutex_acquire(ompt_mutex_t kind, unsigned hint,
-                          ompt_wait_id_t wait_id, const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  if (!t)
-    return;
+static void mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
+                          unsigned hint, ompt_wait_id_t wait_id,
+                          const void *codeptr) {
   bridge_set_state(t, mutex_state(kind), wait_id);
-  ompt_callback_mutex_acquire_t cb = BRIDGE_CB(mutex_acquire);
+  if (!announced(t))
+    return;
+  ompt_callback_mutex_acquire_t cb = BRIDGE_ACTIVE(bucket, mutex_acquire);
   if (cb)
-    cb(kind, hint, 1 /* the runtime's own implementation */, wait_id,
-       codeptr);
+    cb(kind, hint, BRIDGE_MUTEX_IMPL, wait_id, codeptr);
 }
 
-void bridge_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
-                           const void *codeptr) {
-  bridge_thread_t *t = enter_event();
-  if (!t)
-    return;
-  bridge_set_state(t, working_state(bridge_current_task(t)), 0);
-  ompt_callback_mutex_t cb =
-      BRIDGE_CB_AS(mutex_acquired, ompt_callback_mutex_t);
+void bridge_mutex_acquire(int bucket, ompt_mutex_t kind, unsigned hint,
+                          ompt_wait_id_t wait_id, const void *codeptr,
+                          void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
+}
+
+static void deliver_mutex(int bucket, ompt_callbacks_t which,
+                          ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                          const void *codeptr) {
+  ompt_callback_mutex_t cb = (ompt_callback_mutex_t)bridge_active_in(bucket,
+                                                                     which);
   if (cb)
     cb(kind, wait_id, codeptr);
 }
 
-void bridge_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
-                           const void *codeptr) {
-  bridge_thread_t *t = enter_event();
+void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
+                           ompt_wait_id_t wait_id, int held,
+                           const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  ompt_callback_mutex_t cb =
-      BRIDGE_CB_AS(mutex_released, ompt_callback_mutex_t);
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  int deliver = held ? push_scope(t, BRIDGE_SC_HELD, bucket, kind, wait_id,
+                                  codeptr, 0)
+                     : announced(t);
+  if (deliver)
+    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id,
+                  codeptr);
+}
+
+void bridge_mutex_released(int bucket, ompt_mutex_t kind,
+                           ompt_wait_id_t wait_id, int held,
+                           const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  if (held) {
+    pop_scope(t, BRIDGE_SC_HELD, kind, wait_id, 1, codeptr);
+    return;
+  }
+  if (announced(t))
+    deliver_mutex(bucket, ompt_callback_mutex_released, kind, wait_id,
+                  codeptr);
+}
+
+void bridge_mutex_not_acquired(ompt_wait_id_t wait_id, void *frame) {
+  (void)wait_id;
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    bridge_set_state(t, bridge_working_state(t->cur), 0);
+}
+
+/* ---- Locks ------------------------------------------------------------------
+ * A lock's hint (omp_init_lock_with_hint) is kept in a fixed open-addressed
+ * table keyed by the lock's address, lock-free; it is consulted only once a
+ * lock with a hint exists.  Locks beyond its capacity report hint 0. */
+
+#define HINT_SLOTS 1024
+static struct {
+  _Atomic(const void *) lock;
+  atomic_uint hint;
+} hints[HINT_SLOTS];
+static atomic_int hints_used;
+
+static unsigned hint_hash(const void *lock) {
+  uintptr_t x = (uintptr_t)lock;
+  x ^= x >> 17;
+  x *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  return (unsigned)(x >> 7) & (HINT_SLOTS - 1);
+}
+
+static void hint_set(const void *lock, unsigned hint) {
+  if (!hint && !atomic_load_explicit(&hints_used, memory_order_relaxed))
+    return;
+  unsigned h = hint_hash(lock);
+  for (unsigned i = 0; i < HINT_SLOTS; i++) {
+    unsigned k = (h + i) & (HINT_SLOTS - 1);
+    const void *cur = atomic_load_explicit(&hints[k].lock,
+                                           memory_order_acquire);
+    if (!cur) {
+      if (!hint)
+        return; /* not in the table: nothing to clear */
+      if (!atomic_compare_exchange_strong(&hints[k].lock, &cur, lock) &&
+          cur != lock)
+        continue;
+      atomic_store_explicit(&hints_used, 1, memory_order_relaxed);
+    } else if (cur != lock) {
+      continue;
+    }
+    atomic_store_explicit(&hints[k].hint, hint, memory_order_relaxed);
+    return;
+  }
+}
+
+static unsigned hint_of(const void *lock) {
+  if (!atomic_load_explicit(&hints_used, memory_order_relaxed))
+    return 0;
+  unsigned h = hint_hash(lock);
+  for (unsigned i = 0; i < HINT_SLOTS; i++) {
+    unsigned k = (h + i) & (HINT_SLOTS - 1);
+    const void *cur = atomic_load_explicit(&hints[k].lock,
+                                           memory_order_acquire);
+    if (cur == lock)
+      return atomic_load_explicit(&hints[k].hint, memory_order_relaxed);
+    if (!cur)
+      return 0;
+  }
+  return 0;
+}
+
+#define LOCK_WAIT_ID(lock) ((ompt_wait_id_t)(uintptr_t)(lock))
+
+static int is_nest(ompt_mutex_t kind) {
+  return kind == ompt_mutex_nest_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+void bridge_lock_init(ompt_mutex_t kind, unsigned hint, const void *lock,
+                      const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  hint_set(lock, hint);
+  if (!announced(t))
+    return;
+  ompt_callback_mutex_acquire_t cb = BRIDGE_ACTIVE_AS(
+      BRIDGE_B_RUNTIME_EVENT, lock_init, ompt_callback_mutex_acquire_t);
   if (cb)
-    cb(kind, wait_id, codeptr);
+    cb(kind, hint, BRIDGE_MUTEX_IMPL, LOCK_WAIT_ID(lock), codeptr);
+}
+
+void bridge_lock_destroy(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  hint_set(lock, 0);
+  if (announced(t))
+    deliver_mutex(BRIDGE_B_RUNTIME_EVENT, ompt_callback_lock_destroy, kind,
+                  LOCK_WAIT_ID(lock), codeptr);
+}
+
+void bridge_lock_acquire(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    mutex_acquire(t, BRIDGE_B_RUNTIME_EE, kind, hint_of(lock),
+                  LOCK_WAIT_ID(lock), codeptr);
+}
+
+/* Nest locks the calling task owns, with their counts (per thread: only the
+ * owner changes a nest lock's count, so no lock is needed). */
+static bridge_nest_owned_t *nest_find(bridge_thread_t *t, const void *lock) {
+  for (int i = 0; i < t->nnest; i++)
+    if (t->nest[i].lock == lock && t->nest[i].task == t->cur)
+      return &t->nest[i];
+  return NULL;
+}
+
+static void nest_forget(bridge_thread_t *t, bridge_nest_owned_t *o) {
+  *o = t->nest[--t->nnest];
+}
+
+static void deliver_nest_lock(ompt_scope_endpoint_t endpoint,
+                              const void *lock, const void *codeptr) {
+  ompt_callback_nest_lock_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_RUNTIME_EVENT, nest_lock);
+  if (cb)
+    cb(endpoint, LOCK_WAIT_ID(lock), codeptr);
+}
+
+void bridge_lock_acquired(ompt_mutex_t kind, const void *lock, int acquired,
+                          int count, const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  if (!acquired)
+    return;
+  if (is_nest(kind)) {
+    bridge_nest_owned_t *o = nest_find(t, lock);
+    int first = count > 0 ? count == 1 : o == NULL;
+    if (!first) {
+      if (o)
+        o->count = count > 0 ? count : o->count + 1;
+      else if (t->nnest < BRIDGE_NEST_OWNED_MAX)
+        t->nest[t->nnest++] =
+            (bridge_nest_owned_t){lock, t->cur, count > 0 ? count : 2};
+      if (announced(t))
+        deliver_nest_lock(ompt_scope_begin, lock, codeptr);
+      return;
+    }
+    if (o)
+      o->count = 1;
+    else if (t->nnest < BRIDGE_NEST_OWNED_MAX)
+      t->nest[t->nnest++] = (bridge_nest_owned_t){lock, t->cur, 1};
+  }
+  if (announced(t))
+    deliver_mutex(BRIDGE_B_RUNTIME_EVENT, ompt_callback_mutex_acquired, kind,
+                  LOCK_WAIT_ID(lock), codeptr);
+}
+
+void bridge_lock_release(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  if (is_nest(kind)) {
+    kind = ompt_mutex_nest_lock;
+    bridge_nest_owned_t *o = nest_find(t, lock);
+    if (o && o->count > 1) {
+      o->count--;
+      if (announced(t))
+        deliver_nest_lock(ompt_scope_end, lock, codeptr);
+      return;
+    }
+    if (o)
+      nest_forget(t, o);
+  }
+  if (announced(t))
+    deliver_mutex(BRIDGE_B_RUNTIME_EVENT, ompt_callback_mutex_released, kind,
+                  LOCK_WAIT_ID(lock), codeptr);
+}
+
+/* ---- flush, cancel, error ---------------------------------------------------- */
+
+void bridge_flush(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t || !announced(t))
+    return;
+  ompt_callback_flush_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, flush);
+  if (cb)
+    cb(&t->thread_data, codeptr);
+}
+
+void bridge_cancel(int flags, const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_taskgroup) &&
+      t->cur)
+    t->cur->cancelled = 1;
+  if (!announced(t))
+    return;
+  ompt_callback_cancel_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, cancel);
+  if (cb)
+    cb(task_data_of(t->cur), flags, codeptr);
+}
+
+void bridge_error(ompt_severity_t severity, const char *message,
+                  const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t || !announced(t))
+    return;
+  ompt_callback_error_t cb = BRIDGE_CB(error);
+  if (cb)
+    cb(severity, message, message ? strlen(message) : 0, codeptr);
+}
+
+/* ---- Explicit tasks ----------------------------------------------------------
+ * POMP_Task_t holds a task_handle_t: the record of the task and its
+ * generation at creation, so that a stale, foreign or reused handle is
+ * recognised.  Nothing else is kept there: the handle lives on the
+ * encountering thread's stack and in the task's firstprivate copy, the
+ * record in the pool for as long as the task (or a child) needs it. */
+
+#define HANDLE_TASK 0x6b736174u
+
+typedef struct task_handle {
+  bridge_task_t *rec;
+  uint32_t gen;
+  uint32_t magic;
+} task_handle_t;
+
+_Static_assert(sizeof(task_handle_t) <= sizeof(POMP_Task_t),
+               "POMP_Task_t too small for the bridge's task handle");
+
+static unsigned gen_of(bridge_task_t *r) {
+  return atomic_load_explicit(&r->gen, memory_order_relaxed);
+}
+
+static int task_flags(int pomp_flags, const bridge_task_t *enc) {
+  int f = ompt_task_explicit;
+  if (pomp_flags & POMP_TASK_UNDEFERRED)
+    f |= ompt_task_undeferred;
+  if (pomp_flags & POMP_TASK_FINAL)
+    f |= ompt_task_final;
+  if (pomp_flags & POMP_TASK_UNTIED)
+    f |= ompt_task_untied;
+  if (pomp_flags & POMP_TASK_MERGEABLE)
+    f |= ompt_task_mergeable;
+  /* A task generated by a final task is included: final and undeferred. */
+  if (enc && (enc->flags & ompt_task_final))
+    f |= ompt_task_final | ompt_task_undeferred;
+  /* Outside any parallel region libgomp runs a task at once, and so does
+   * every task construct of a program without an OpenMP runtime (the
+   * compiler ignored the directive). */
+  if (!GOMP_task || !enc ||
+      enc->parallel_data == &bridge_initial_parallel_data)
+    f |= ompt_task_undeferred;
+  return f;
+}
+
+/* A new explicit task generated by enc (the running task), which it keeps
+ * a reference on. */
+static bridge_task_t *new_task(bridge_thread_t *t, bridge_task_t *enc,
+                               int pomp_flags) {
+  bridge_task_t *rec = bridge_task_alloc(t);
+  if (!rec)
+    return NULL;
+  rec->flags = task_flags(pomp_flags, enc);
+  rec->pomp_flags = (uint32_t)pomp_flags;
+  rec->parallel_data =
+      enc ? enc->parallel_data : &bridge_initial_parallel_data;
+  rec->team_size = enc ? enc->team_size : 1;
+  rec->thread_num = enc ? enc->thread_num : 0;
+  if (enc) {
+    atomic_fetch_add_explicit(&enc->refs, 1, memory_order_relaxed);
+    rec->parent = enc;
+    rec->owns_parent_ref = 1;
+  }
+  rec->announced = (uint8_t)(bridge_enabled && (!enc || enc->announced));
+  __atomic_store_n(&rec->status, BRIDGE_TASK_CREATED, __ATOMIC_RELEASE);
+  return rec;
+}
+
+static void deliver_create(bridge_task_t *rec, bridge_task_t *enc,
+                           int has_dependences, const void *codeptr) {
+  if (!rec->announced)
+    return;
+  ompt_callback_task_create_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, task_create);
+  if (cb)
+    cb(task_data_of(enc), enc ? &enc->frame : NULL, &rec->task_data,
+       rec->flags, has_dependences, codeptr);
+}
+
+int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
+                                 const void *codeptr, void *frame) {
+  task_handle_t *h = (task_handle_t *)task;
+  memset(task, 0, sizeof *task);
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return POMP_ERR_NOMEM;
+  bridge_task_t *enc = t->cur;
+  /* Creating a task is a scheduling point: the encountering task enters
+   * the runtime (which may run the new task at once). */
+  push_scope(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr,
+             set_enter_frame(t, frame));
+  bridge_task_t *rec = new_task(t, enc, pomp_flags);
+  if (!rec)
+    return POMP_ERR_NOMEM;
+  h->rec = rec;
+  h->gen = gen_of(rec);
+  h->magic = HANDLE_TASK;
+  deliver_create(rec, enc, (pomp_flags & POMP_TASK_HAS_DEPEND) != 0, codeptr);
+  return POMP_SUCCESS;
+}
+
+int32_t bridge_task_create_end(POMP_Task_t *task, void *frame) {
+  (void)task; /* the task may have completed already: not looked at */
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return POMP_ERR_NOMEM;
+  pop_scope(t, BRIDGE_SC_POINT, -1, 0, 0, NULL);
+  return POMP_SUCCESS;
+}
+
+/* The record a handle names, if it is in the given status. */
+static bridge_task_t *handle_task(task_handle_t *h, int status) {
+  if (h->magic != HANDLE_TASK)
+    return NULL;
+  bridge_task_t *rec = h->rec;
+  if (!rec || gen_of(rec) != h->gen ||
+      __atomic_load_n(&rec->status, __ATOMIC_ACQUIRE) != status)
+    return NULL;
+  return rec;
+}
+
+int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr,
+                          void *frame) {
+  task_handle_t *h = (task_handle_t *)task;
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t)
+    return POMP_ERR_NOMEM;
+  recover(t, frame); /* no flush: a task may run inside an end barrier */
+  (void)codeptr;
+  bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
+  if (!rec)
+    return POMP_ERR_STATE;
+  bridge_task_t *prior = t->cur;
+  rec->thread_num = prior ? prior->thread_num : 0;
+  rec->frame.exit_frame.ptr = frame;
+  rec->begin_frame = frame;
+  rec->saved_state = bridge_get_state(t, &rec->saved_wait_id);
+  if (prior && !prior->frame.enter_frame.ptr) {
+    prior->frame.enter_frame.ptr = frame;
+    rec->set_below_enter = 1;
+  }
+  bridge_task_push(t, rec);
+  bridge_set_state(t, bridge_working_state(rec), 0);
+  rec->switch_sent = (uint8_t)(bridge_enabled && rec->announced &&
+                               (!prior || prior->announced));
+  if (rec->switch_sent) {
+    ompt_callback_task_schedule_t cb =
+        BRIDGE_ACTIVE(BRIDGE_B_TASK_BE, task_schedule);
+    if (cb)
+      cb(task_data_of(prior), ompt_task_switch, &rec->task_data);
+  }
+  return POMP_SUCCESS;
+}
+
+static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
+                        ompt_task_status_t status) {
+  bridge_scope_close_to(t, rec->scope_base, NULL);
+  bridge_deps_release(t, rec);
+  rec->frame.exit_frame.ptr = NULL;
+  rec->frame.enter_frame.ptr = NULL;
+  bridge_task_t *next = rec->below;
+  if (rec->set_below_enter && next)
+    next->frame.enter_frame.ptr = NULL;
+  bridge_task_pop(t, rec);
+  bridge_set_state(t, (ompt_state_t)rec->saved_state, rec->saved_wait_id);
+  __atomic_store_n(&rec->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+  if (rec->switch_sent) {
+    ompt_callback_task_schedule_t cb =
+        BRIDGE_GROUP(BRIDGE_B_TASK_BE, task_schedule);
+    if (cb)
+      cb(&rec->task_data, status, task_data_of(next));
+  }
+  bridge_task_unref(rec);
+}
+
+int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
+  task_handle_t *h = (task_handle_t *)task;
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t)
+    return POMP_ERR_NOMEM;
+  recover(t, frame);
+  bridge_task_t *rec = handle_task(h, BRIDGE_TASK_RUNNING);
+  if (!rec)
+    return POMP_ERR_STATE;
+  /* It must be running on this thread; tasks above it were left without
+   * their ends (cancelled). */
+  bridge_task_t *p = t->cur;
+  while (p && p != rec)
+    p = p->below;
+  if (!p)
+    return POMP_ERR_STATE;
+  while (t->cur != rec) {
+    bridge_task_t *cur = t->cur;
+    if (cur->flags & ompt_task_implicit) {
+      implicit_left(t, cur, NULL, NULL, NULL);
+      bridge_thread_flush(t);
+    } else {
+      task_finish(t, cur, ompt_task_cancel);
+    }
+  }
+  task_finish(t, rec,
+              (rec->pomp_flags & POMP_TASK_DETACH) ? ompt_task_detach
+              : rec->cancelled                     ? ompt_task_cancel
+                                                   : ompt_task_complete);
+  return POMP_SUCCESS;
+}
+
+/* ---- Dependences ---------------------------------------------------------------
+ * task_dependence pairs between sibling tasks are found the way a runtime
+ * finds them: per generating task, per address, the last group of tasks
+ * with the same kind of dependence and the group before it.  A new task
+ * depends on the members of the last group (a new in after out, any new out,
+ * a mutexinoutset or inoutset after anything else), or of the group before
+ * (another in after in, another member of a mutexinoutset / inoutset set).
+ * The table is bounded: an address that does not fit, or a group with more
+ * members than it holds, loses pairs, so set_callback answers
+ * ompt_set_sometimes.  Members hold a reference on their records; pairs are
+ * reported only for predecessors that have not completed. */
+
+#define DEP_SLOTS 32
+#define DEP_GROUP 8
+
+enum { DEP_NONE, DEP_IN, DEP_OUT, DEP_MUTEX, DEP_SET };
+
+typedef struct dep_group {
+  int kind, n;
+  bridge_task_t *member[DEP_GROUP];
+} dep_group_t;
+
+typedef struct dep_entry {
+  const void *addr;
+  dep_group_t last, prev;
+} dep_entry_t;
+
+struct bridge_deps {
+  dep_entry_t e[DEP_SLOTS];
+  bridge_thread_t *owner;
+  struct bridge_deps *next_free;
+};
+
+static struct bridge_deps *deps_alloc(bridge_thread_t *t) {
+  struct bridge_deps *d = t->free_deps;
+  if (!d) {
+    d = atomic_exchange_explicit(&t->remote_free_deps, NULL,
+                                 memory_order_acquire);
+    if (!d) {
+      d = calloc(1, sizeof *d);
+      if (!d)
+        return NULL;
+      d->owner = t;
+    }
+  }
+  t->free_deps = d->next_free;
+  d->next_free = NULL;
+  return d;
+}
+
+static void group_clear(dep_group_t *g) {
+  for (int i = 0; i < g->n; i++)
+    bridge_task_unref(g->member[i]);
+  g->n = 0;
+  g->kind = DEP_NONE;
+}
+
+void bridge_deps_release(bridge_thread_t *t, bridge_task_t *task) {
+  struct bridge_deps *d = task->deps;
+  if (!d)
+    return;
+  task->deps = NULL;
+  for (int i = 0; i < DEP_SLOTS; i++) {
+    group_clear(&d->e[i].last);
+    group_clear(&d->e[i].prev);
+    d->e[i].addr = NULL;
+  }
+  bridge_thread_t *owner = d->owner;
+  if (owner == t) {
+    d->next_free = t->free_deps;
+    t->free_deps = d;
+    return;
+  }
+  struct bridge_deps *head =
+      atomic_load_explicit(&owner->remote_free_deps, memory_order_relaxed);
+  do
+    d->next_free = head;
+  while (!atomic_compare_exchange_weak_explicit(&owner->remote_free_deps,
+                                                &head, d,
+                                                memory_order_release,
+                                                memory_order_relaxed));
+}
+
+static int dep_kind(int type) {
+  switch (type) {
+  case ompt_dependence_type_in:
+    return DEP_IN;
+  case ompt_dependence_type_out:
+  case ompt_dependence_type_inout:
+    return DEP_OUT;
+  case ompt_dependence_type_mutexinoutset:
+    return DEP_MUTEX;
+  case ompt_dependence_type_inoutset:
+    return DEP_SET;
+  default:
+    return DEP_NONE; /* doacross, omp_all_memory: not tracked */
+  }
+}
+
+static unsigned dep_hash(const void *addr) {
+  uintptr_t x = (uintptr_t)addr;
+  x ^= x >> 15;
+  x *= (uintptr_t)0x9e3779b97f4a7c15ull;
+  return (unsigned)(x >> 11) % DEP_SLOTS;
+}
+
+/* Report src -> sink once per sink. */
+static void dep_pair(bridge_task_t *src, bridge_task_t *sink,
+                     bridge_task_t **seen, int *nseen) {
+  if (src == sink ||
+      __atomic_load_n(&src->status, __ATOMIC_ACQUIRE) == BRIDGE_TASK_DONE)
+    return;
+  for (int i = 0; i < *nseen; i++)
+    if (seen[i] == src)
+      return;
+  if (*nseen < 64)
+    seen[(*nseen)++] = src;
+  if (!src->announced || !sink->announced)
+    return;
+  ompt_callback_task_dependence_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, task_dependence);
+  if (cb)
+    cb(&src->task_data, &sink->task_data);
+}
+
+static void group_add(dep_group_t *g, bridge_task_t *task) {
+  if (g->n >= DEP_GROUP)
+    return; /* lost */
+  atomic_fetch_add_explicit(&task->refs, 1, memory_order_relaxed);
+  g->member[g->n++] = task;
+}
+
+static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
+                              const POMP_Dependence_t deps[], int ndeps) {
+  bridge_task_t *gen = rec->parent;
+  if (!gen || gen != t->cur)
+    return; /* dependences are between siblings of the running task */
+  if (!gen->deps && !(gen->deps = deps_alloc(t)))
+    return;
+  struct bridge_deps *d = gen->deps;
+  bridge_task_t *seen[64];
+  int nseen = 0;
+  for (int i = 0; i < ndeps; i++) {
+    int kind = dep_kind(deps[i].type);
+    const void *addr = deps[i].addr;
+    if (kind == DEP_NONE)
+      continue;
+    dep_entry_t *e = &d->e[dep_hash(addr)];
+    if (e->addr != addr) { /* new address; an older one is evicted */
+      group_clear(&e->last);
+      group_clear(&e->prev);
+      e->addr = addr;
+    }
+    if (e->last.kind == kind && kind != DEP_OUT) {
+      for (int k = 0; k < e->prev.n; k++)
+        dep_pair(e->prev.member[k], rec, seen, &nseen);
+      group_add(&e->last, rec);
+    } else {
+      for (int k = 0; k < e->last.n; k++)
+        dep_pair(e->last.member[k], rec, seen, &nseen);
+      group_clear(&e->prev);
+      e->prev = e->last;
+      e->last.n = 0;
+      e->last.kind = kind;
+      group_add(&e->last, rec);
+    }
+  }
+}
+
+int32_t bridge_task_dependences(POMP_Task_t *task,
+                                const POMP_Dependence_t deps[], int ndeps) {
+  task_handle_t *h = (task_handle_t *)task;
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t)
+    return POMP_ERR_NOMEM;
+  if (ndeps < 0 || (ndeps > 0 && !deps))
+    return POMP_ERR_ARG;
+  bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
+  if (!rec)
+    return POMP_ERR_STATE;
+  if (ndeps == 0)
+    return POMP_SUCCESS;
+  if (rec->announced) {
+    ompt_callback_dependences_t cb =
+        BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, dependences);
+    if (cb) {
+      if (ndeps > t->dep_cap) {
+        int cap = ndeps < 16 ? 16 : ndeps;
+        ompt_dependence_t *b = realloc(t->dep_buf, (size_t)cap * sizeof *b);
+        if (b) {
+          t->dep_buf = b;
+          t->dep_cap = cap;
+        }
+      }
+      int n = ndeps <= t->dep_cap ? ndeps : t->dep_cap;
+      for (int i = 0; i < n; i++) {
+        t->dep_buf[i].variable.ptr = (void *)(uintptr_t)deps[i].addr;
+        t->dep_buf[i].dependence_type =
+            (ompt_dependence_type_t)deps[i].type;
+      }
+      if (n > 0)
+        cb(&rec->task_data, t->dep_buf, n);
+    }
+  }
+  track_dependences(t, rec, deps, ndeps);
+  return POMP_SUCCESS;
 }

@@ -1,13 +1,15 @@
 /*
  * bridge_inquiry.c -- the entry points a tool finds through lookup, and the
- * callback table they fill.
+ * callback tables they fill.
  *
  * Inquiry functions may be called from a signal handler interrupting the
  * thread they ask about (sampling profilers do), so they only read the
- * calling thread's own record, never allocate, never lock, and return "no
- * answer" for a thread that has not been discovered yet.
+ * calling thread's own record and the task records its running task
+ * retains, never allocate, never lock, and return "no answer" for a thread
+ * that has not been discovered yet.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,44 +17,133 @@
 #include "bridge.h"
 #include "bridge_internal.h"
 
-_Atomic(ompt_callback_t) bridge_callbacks[BRIDGE_CALLBACK_SLOTS];
+/* ---- Callback tables ------------------------------------------------------ */
 
+_Atomic(ompt_callback_t) bridge_registered[BRIDGE_CALLBACK_SLOTS];
+_Atomic(ompt_callback_t) bridge_active_cb[BRIDGE_BUCKETS]
+                                         [BRIDGE_CALLBACK_SLOTS];
+_Atomic(ompt_callback_t) bridge_group_cb[BRIDGE_BUCKETS][BRIDGE_CALLBACK_SLOTS];
+
+#define BUCKET(b) (1u << BRIDGE_B_##b)
+#define ALWAYS_ON (BUCKET(ALWAYS) | BUCKET(OTHER))
+
+static atomic_uint buckets_enabled = ~0u;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void bridge_tables_update(void) {
+  pthread_mutex_lock(&tables_lock);
+  unsigned enabled = atomic_load(&buckets_enabled) | ALWAYS_ON;
+  int on = bridge_enabled;
+  for (int b = 0; b < BRIDGE_BUCKETS; b++)
+    for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++) {
+      ompt_callback_t cb =
+          (enabled & (1u << b)) ? atomic_load(&bridge_registered[i]) : NULL;
+      atomic_store_explicit(&bridge_group_cb[b][i], cb, memory_order_relaxed);
+      atomic_store_explicit(&bridge_active_cb[b][i],
+                            on || b == BRIDGE_B_ALWAYS ? cb : NULL,
+                            memory_order_relaxed);
+    }
+  pthread_mutex_unlock(&tables_lock);
+}
+
+void bridge_set_buckets(uint32_t mask) {
+  atomic_store(&buckets_enabled, mask | ALWAYS_ON);
+  bridge_tables_update();
+}
+
+/* What set_callback answers when every bucket is enabled: the honest
+ * answer for what POMP events observe (bridge_callbacks.h). */
 static const ompt_set_result_t set_results[BRIDGE_CALLBACK_SLOTS] = {
 #define X(name, result) [ompt_callback_##name] = result,
     BRIDGE_CALLBACK_LIST(X)
 #undef X
 };
 
+/* The buckets each callback is delivered from (callbacks not listed: the
+ * events of no POMP group). */
+static const unsigned callback_buckets[BRIDGE_CALLBACK_SLOTS] = {
+    [ompt_callback_thread_begin] = BUCKET(ALWAYS),
+    [ompt_callback_thread_end] = BUCKET(ALWAYS),
+    [ompt_callback_control_tool] = BUCKET(ALWAYS),
+    [ompt_callback_parallel_begin] = BUCKET(PARALLEL_EE),
+    [ompt_callback_parallel_end] = BUCKET(PARALLEL_EE),
+    /* the initial task's, and those of parallel regions */
+    [ompt_callback_implicit_task] = BUCKET(ALWAYS) | BUCKET(PARALLEL_BE),
+    [ompt_callback_work] =
+        BUCKET(LOOP_EE) | BUCKET(WORKSHARE_EE) | BUCKET(TASK_EE),
+    [ompt_callback_dispatch] = BUCKET(LOOP_CHUNKS) | BUCKET(LOOP_ITER_EVENT) |
+                               BUCKET(LOOP_ITER_BE) | BUCKET(WORKSHARE_BE),
+    [ompt_callback_sync_region] =
+        BUCKET(PARALLEL_BE) | BUCKET(SYNC_EE) | BUCKET(TASK_EE),
+    [ompt_callback_sync_region_wait] =
+        BUCKET(PARALLEL_BE) | BUCKET(SYNC_EE) | BUCKET(TASK_EE),
+    [ompt_callback_masked] = BUCKET(SYNC_BE),
+    [ompt_callback_mutex_acquire] = BUCKET(SYNC_EE) | BUCKET(RUNTIME_EE),
+    [ompt_callback_mutex_acquired] = BUCKET(SYNC_EE) | BUCKET(RUNTIME_EVENT),
+    [ompt_callback_mutex_released] = BUCKET(SYNC_EE) | BUCKET(RUNTIME_EVENT),
+    [ompt_callback_flush] = BUCKET(SYNC_EE),
+    [ompt_callback_cancel] = BUCKET(SYNC_EE),
+    [ompt_callback_task_create] = BUCKET(TASK_EE),
+    [ompt_callback_dependences] = BUCKET(TASK_EE),
+    [ompt_callback_task_dependence] = BUCKET(TASK_EE),
+    [ompt_callback_task_schedule] = BUCKET(TASK_BE),
+    [ompt_callback_lock_init] = BUCKET(RUNTIME_EVENT),
+    [ompt_callback_lock_destroy] = BUCKET(RUNTIME_EVENT),
+    [ompt_callback_nest_lock] = BUCKET(RUNTIME_EVENT),
+};
+
+/* The answer, given the groups the POMP_* variables left enabled: a
+ * callback whose every bucket is off is never invoked, one with some off
+ * only sometimes. */
+static ompt_set_result_t set_result(ompt_callbacks_t which) {
+  ompt_set_result_t r = set_results[which];
+  if (r <= ompt_set_never)
+    return r;
+  unsigned mask = callback_buckets[which] ? callback_buckets[which]
+                                          : BUCKET(OTHER);
+  unsigned on = mask & (atomic_load(&buckets_enabled) | ALWAYS_ON);
+  if (!on)
+    return ompt_set_never;
+  if (on != mask && r == ompt_set_always)
+    return ompt_set_sometimes;
+  return r;
+}
+
 static ompt_set_result_t set_callback(ompt_callbacks_t which,
                                       ompt_callback_t cb) {
   if ((int)which <= 0 || which >= BRIDGE_CALLBACK_SLOTS ||
       set_results[which] == ompt_set_error)
     return ompt_set_error;
+  ompt_set_result_t r = set_result(which);
   /* A callback that will never be invoked is not kept either. */
-  if (set_results[which] > ompt_set_never)
-    atomic_store_explicit(&bridge_callbacks[which], cb, memory_order_release);
-  return set_results[which];
+  atomic_store_explicit(&bridge_registered[which],
+                        r > ompt_set_never ? cb : (ompt_callback_t)0,
+                        memory_order_release);
+  bridge_tables_update();
+  return r;
 }
 
 static int get_callback(ompt_callbacks_t which, ompt_callback_t *cb) {
   if ((int)which <= 0 || which >= BRIDGE_CALLBACK_SLOTS || !cb)
     return 0;
-  ompt_callback_t f = bridge_cb(which);
+  ompt_callback_t f =
+      atomic_load_explicit(&bridge_registered[which], memory_order_acquire);
   if (!f)
     return 0;
   *cb = f;
   return 1;
 }
 
+/* ---- Thread and task inquiry ----------------------------------------------- */
+
 static int get_state(ompt_wait_id_t *wait_id) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (!t)
+  if (!t) {
+    if (wait_id)
+      *wait_id = 0;
     return ompt_state_undefined;
-  int s = t->state;
-  atomic_signal_fence(memory_order_seq_cst);
-  if (wait_id)
-    *wait_id = t->wait_id;
-  return s;
+  }
+  return bridge_get_state(t, wait_id);
 }
 
 static ompt_data_t *get_thread_data(void) {
@@ -60,16 +151,25 @@ static ompt_data_t *get_thread_data(void) {
   return t ? &t->thread_data : NULL;
 }
 
-/* The task at ancestor_level, following parents across threads. */
-static bridge_task_t *task_at(int level) {
+static bridge_task_t *current_task(void) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (!t || level < 0)
+  if (!t)
     return NULL;
-  int depth = t->depth;
+  bridge_task_t *task = t->cur;
   atomic_signal_fence(memory_order_seq_cst);
-  if (depth <= 0)
+  return task;
+}
+
+/* The task at ancestor_level: the running task's generating task and so
+ * on, across threads.  Every record on that chain is retained by the one
+ * below it (or is the encountering task of a region still running). */
+/* No chain is longer than this; a bound keeps inquiry finite whatever. */
+#define CHAIN_MAX 65536
+
+static bridge_task_t *task_at(int level) {
+  if (level < 0 || level > CHAIN_MAX)
     return NULL;
-  bridge_task_t *task = &t->tasks[depth - 1];
+  bridge_task_t *task = current_task();
   while (task && level-- > 0)
     task = task->parent;
   return task;
@@ -77,13 +177,27 @@ static bridge_task_t *task_at(int level) {
 
 static int get_parallel_info(int level, ompt_data_t **parallel_data,
                              int *team_size) {
-  /* Parallel regions are counted over the implicit tasks' chain: each
-   * implicit task belongs to exactly one region. */
-  bridge_task_t *task = task_at(level);
-  if (!task || !task->parallel_data)
+  if (level < 0 || level > CHAIN_MAX)
+    return 0;
+  /* The region of a task is the one its implicit (or initial) task belongs
+   * to; the next region out is that of the implicit task's encountering
+   * task. */
+  bridge_task_t *task = current_task();
+  int steps = 0;
+  for (int i = 0; task && i < level; i++) {
+    while (task && !(task->flags & (ompt_task_implicit | ompt_task_initial)))
+      task = ++steps < CHAIN_MAX ? task->parent : NULL;
+    if (!task || (task->flags & ompt_task_initial))
+      return 0; /* the initial region is the outermost */
+    task = task->parent;
+  }
+  if (!task)
+    return 0;
+  ompt_data_t *pd = task->parallel_data;
+  if (!pd)
     return 0;
   if (parallel_data)
-    *parallel_data = task->parallel_data;
+    *parallel_data = pd;
   if (team_size)
     *team_size = task->team_size;
   return 2;
@@ -108,6 +222,9 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
   return 2;
 }
 
+/* libpompt does not know where the runtime keeps a task's data environment
+ * (its firstprivate copies live in a block the runtime allocated): no
+ * memory block is reported. */
 static int get_task_memory(void **addr, size_t *size, int block) {
   (void)block;
   if (addr)
@@ -127,27 +244,67 @@ static uint64_t get_unique_id(void) {
   return bridge_unique_id();
 }
 
+/* ---- Processors and places --------------------------------------------------
+ * Asked of the OpenMP runtime where it knows (libgomp, the stubs), through
+ * weak references; those routines only read the runtime's place tables. */
+
+extern int omp_get_num_procs(void) __attribute__((weak));
+extern int omp_get_num_places(void) __attribute__((weak));
+extern int omp_get_place_num_procs(int) __attribute__((weak));
+extern void omp_get_place_proc_ids(int, int *) __attribute__((weak));
+extern int omp_get_place_num(void) __attribute__((weak));
+extern int omp_get_partition_num_places(void) __attribute__((weak));
+extern void omp_get_partition_place_nums(int *) __attribute__((weak));
+
+static atomic_int num_procs;
+
 static int get_num_procs(void) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
+  int n = atomic_load_explicit(&num_procs, memory_order_relaxed);
+  if (n > 0)
+    return n;
+  n = omp_get_num_procs ? omp_get_num_procs() : 0;
+  if (n <= 0) {
+    long s = sysconf(_SC_NPROCESSORS_ONLN);
+    n = s > 0 ? (int)s : 1;
+  }
+  atomic_store_explicit(&num_procs, n, memory_order_relaxed);
+  return n;
+}
+
+/* Called at activation, so that inquiry never has to ask the system. */
+void bridge_inquiry_init(void) {
+  (void)get_num_procs();
 }
 
 static int get_num_places(void) {
-  return 0;
+  int n = omp_get_num_places ? omp_get_num_places() : 0;
+  return n > 0 ? n : 0;
 }
 
 static int get_place_proc_ids(int place_num, int ids_size, int *ids) {
-  (void)place_num, (void)ids_size, (void)ids;
-  return 0;
+  if (place_num < 0 || place_num >= get_num_places() ||
+      !omp_get_place_num_procs)
+    return 0;
+  int n = omp_get_place_num_procs(place_num);
+  if (n > 0 && ids && ids_size >= n && omp_get_place_proc_ids)
+    omp_get_place_proc_ids(place_num, ids);
+  return n > 0 ? n : 0;
 }
 
 static int get_place_num(void) {
-  return -1;
+  if (get_num_places() == 0 || !omp_get_place_num)
+    return -1;
+  return omp_get_place_num();
 }
 
 static int get_partition_place_nums(int place_nums_size, int *place_nums) {
-  (void)place_nums_size, (void)place_nums;
-  return 0;
+  if (get_num_places() == 0 || !omp_get_partition_num_places)
+    return 0;
+  int n = omp_get_partition_num_places();
+  if (n > 0 && place_nums && place_nums_size >= n &&
+      omp_get_partition_place_nums)
+    omp_get_partition_place_nums(place_nums);
+  return n > 0 ? n : 0;
 }
 
 static int get_proc_id(void) {
@@ -218,16 +375,18 @@ static void finalize_tool(void) {
   bridge_finalize();
 }
 
-extern int omp_get_num_devices(void) __attribute__((weak));
+#include "bridge_target.h"
 
+/* Offload devices the OpenMP runtime reports (doc/target.md). */
 static int get_num_devices(void) {
-  return omp_get_num_devices ? omp_get_num_devices() : 0;
+  return bridge_num_devices();
 }
 
+/* The target construct the calling thread is executing (bridge_target.c);
+ * async-signal-safe. */
 static int get_target_info(uint64_t *device_num, ompt_id_t *target_id,
                            ompt_id_t *host_op_id) {
-  (void)device_num, (void)target_id, (void)host_op_id;
-  return 0;
+  return bridge_target_info(device_num, target_id, host_op_id);
 }
 
 #define BRIDGE_ENTRY_LIST(X)                                                   \
@@ -251,9 +410,27 @@ static int get_target_info(uint64_t *device_num, ompt_id_t *target_id,
   X(ompt_get_target_info, get_target_info)                                     \
   X(ompt_get_num_devices, get_num_devices)
 
+#define BRIDGE_EXTRA_ENTRIES 4
+static struct {
+  const char *name;
+  ompt_interface_fn_t fn;
+} extra_entries[BRIDGE_EXTRA_ENTRIES];
+
+void bridge_register_entry(const char *name, ompt_interface_fn_t fn) {
+  for (int i = 0; i < BRIDGE_EXTRA_ENTRIES; i++)
+    if (!extra_entries[i].name) {
+      extra_entries[i].name = name;
+      extra_entries[i].fn = fn;
+      return;
+    }
+}
+
 ompt_interface_fn_t bridge_lookup(const char *name) {
   if (!name)
     return NULL;
+  for (int i = 0; i < BRIDGE_EXTRA_ENTRIES && extra_entries[i].name; i++)
+    if (!strcmp(name, extra_entries[i].name))
+      return extra_entries[i].fn;
 #define X(entry, fn)                                                           \
   {                                                                            \
     entry##_t checked = fn; /* the signature must match the header's */       \

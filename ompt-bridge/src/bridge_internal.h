@@ -1,14 +1,30 @@
 /*
  * bridge_internal.h -- the OMPT model kept by the bridge: threads, teams,
- * tasks; shared by the bridge's own files only.
+ * tasks, open scopes, callback tables; shared by the bridge's own files only.
  *
- * Concurrency: every bridge_thread_t is written only by its own thread.
- * Inquiry entry points may run in a signal handler on that same thread, so
- * every update that an inquiry can observe is ordered with a signal fence:
- * a task record is filled before the depth that publishes it is raised, and
- * the depth is lowered before the record is reused.  Other threads read a
- * thread's records only through a team's encountering-task pointer, which
- * stays valid while the team exists (the primary thread waits in the join).
+ * Threads.  Every bridge_thread_t is written only by its own thread.  An
+ * inquiry entry point may run in a signal handler on that same thread, so
+ * every update an inquiry can observe is ordered with a signal fence: a task
+ * record is filled before the pointer that publishes it (cur) is set, and
+ * unpublished before it is released; the state and its wait id are written
+ * into the idle half of a double buffer whose index is flipped last.
+ *
+ * Tasks.  Every task (initial, implicit, explicit) is a bridge_task_t taken
+ * from its thread's pool; the thread's running tasks form a stack linked
+ * through `below`, whose top is `cur`.  A record is reference counted: one
+ * reference while the task is alive, one per explicit child (a child keeps
+ * its parent's record, so get_task_info's parent chain stays readable after
+ * the parent completed, as in native runtimes).  A record whose last
+ * reference goes returns to its owner's pool: directly when the owner
+ * drops it, else through the owner's lock-free remote-free list.  Records
+ * are never returned to the system, so a pointer read from a published
+ * chain always points at a record.
+ *
+ * Scopes.  Every OMPT begin/end pair opened on a thread (work, masked,
+ * sync regions, critical ...) is pushed on the thread's scope stack with
+ * whether its begin was delivered, so that its end is delivered exactly
+ * when its begin was (POMP_Off/On in between), and so that scopes left open
+ * by a construct that was cancelled can be closed when that is noticed.
  */
 #ifndef POMPT_BRIDGE_INTERNAL_H
 #define POMPT_BRIDGE_INTERNAL_H
@@ -17,25 +33,57 @@
 #include <stdint.h>
 #include <omp-tools.h>
 
+#include "bridge.h"
 #include "bridge_callbacks.h"
 #include "pomp.h"
 
-#define BRIDGE_MAX_DEPTH 64
-
 struct bridge_team;
+struct bridge_thread;
+
+enum bridge_task_status {
+  BRIDGE_TASK_FREE = 0,
+  BRIDGE_TASK_CREATED, /* explicit: created, not yet begun */
+  BRIDGE_TASK_RUNNING, /* on a thread's stack */
+  BRIDGE_TASK_DONE     /* completed; kept while referenced */
+};
 
 typedef struct bridge_task {
+  /* What inquiry reads.  Fixed while the record is published, except the
+   * frame (and, for a worker's implicit task, parallel_data/parent, which
+   * are cleared when it leaves its region). */
   ompt_data_t task_data;
   ompt_frame_t frame;
-  /* Parallel region the task belongs to; NULL once the thread has left it
-   * (the team's storage may be gone then). */
-  struct bridge_team *team;
-  ompt_data_t *parallel_data;
-  struct bridge_task *parent; /* encountering task, maybe another thread's */
+  ompt_data_t *parallel_data; /* region the task binds to */
+  struct bridge_task *parent; /* generating task, maybe another thread's */
   int flags;                  /* ompt_task_flag_t */
   int thread_num;
   int team_size;
-  int single_executor; /* set between Single_begin and Single_exit */
+  int status; /* enum bridge_task_status */
+
+  /* Execution on the thread that runs it. */
+  struct bridge_task *below; /* the task it suspended on this thread */
+  struct bridge_team *team;  /* implicit task: its team while in the region */
+  void *begin_frame;         /* frame of the POMP entry that began it */
+  const void *codeptr;       /* implicit task: its region's construct */
+  int scope_base;            /* the thread's scope depth when it began */
+  int saved_state;           /* the thread's state when it began */
+  ompt_wait_id_t saved_wait_id;
+  uint8_t announced;     /* begin / create delivered (monitoring was on) */
+  uint8_t switch_sent;   /* task_schedule(switch) delivered */
+  uint8_t set_below_enter; /* it set the suspended task's enter_frame */
+  uint8_t single_executor; /* between Single_begin and Single_exit */
+  uint8_t owns_parent_ref;
+  uint8_t cancelled;
+  uint32_t pomp_flags; /* POMP_TASK_* of its construct */
+
+  /* Dependence tracking of the tasks this task generates. */
+  struct bridge_deps *deps;
+
+  /* Lifetime. */
+  atomic_uint refs;
+  atomic_uint gen; /* bumped whenever the record is released */
+  struct bridge_thread *owner;
+  struct bridge_task *next_free;
 } bridge_task_t;
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
@@ -46,42 +94,131 @@ typedef struct bridge_team {
   int requested;
   int flags;
   int size;
+  int announced; /* parallel_begin delivered (monitoring was on) */
 } bridge_team_t;
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
                "POMP_Team_t too small for the bridge's team record");
 
+/* Open scopes. */
+enum bridge_scope_kind {
+  BRIDGE_SC_PARALLEL = 1, /* parallel_begin .. parallel_end (encountering) */
+  BRIDGE_SC_WORK,         /* work begin .. end; kind = ompt_work_t */
+  BRIDGE_SC_MASKED,
+  BRIDGE_SC_SYNC,        /* sync_region + sync_region_wait; kind */
+  BRIDGE_SC_SYNC_REGION, /* sync_region only (taskgroup); kind */
+  BRIDGE_SC_SYNC_WAIT,   /* sync_region_wait only (taskgroup); kind */
+  BRIDGE_SC_MUTEX_WAIT,  /* mutex_acquire .. acquired; kind, arg = wait id */
+  BRIDGE_SC_HELD,        /* mutex_acquired .. released (structured) */
+  BRIDGE_SC_POINT        /* a task scheduling point (frames only) */
+};
+
+typedef struct bridge_scope {
+  uint8_t what;      /* enum bridge_scope_kind */
+  uint8_t delivered; /* its begin reached the tool */
+  uint8_t bucket;    /* enum bridge_bucket */
+  uint8_t set_enter; /* it set the task's enter_frame, its end clears it */
+  int kind;
+  uint64_t arg;
+  const void *codeptr;
+} bridge_scope_t;
+
+/* A nest lock the thread owns, with its nesting count and owning task. */
+typedef struct bridge_nest_owned {
+  const void *lock;
+  const bridge_task_t *task;
+  int count;
+} bridge_nest_owned_t;
+
+#define BRIDGE_NEST_OWNED_MAX 32
+
+typedef struct bridge_state {
+  int state; /* ompt_state_t */
+  ompt_wait_id_t wait_id;
+} bridge_state_t;
+
 typedef struct bridge_thread {
   ompt_data_t thread_data;
   ompt_thread_t type;
   atomic_int ended;
-  volatile int state; /* ompt_state_t */
-  volatile ompt_wait_id_t wait_id;
-  /* tasks[0..depth-1]; tasks[depth-1] is the current task. */
-  volatile int depth;
-  int overflow; /* nesting deeper than BRIDGE_MAX_DEPTH: not tracked */
-  bridge_task_t tasks[BRIDGE_MAX_DEPTH];
-  /* The thread left a parallel region's block and is in its implicit
-   * barrier; the barrier's end and the implicit task's end are delivered at
-   * the thread's next event (as native runtimes do for workers). */
-  int pending_join;
+  /* The state, double-buffered: st[st_idx] is current. */
+  bridge_state_t st[2];
+  volatile int st_idx;
+  /* The running task (top of the stack linked through task->below). */
+  bridge_task_t *volatile cur;
+  /* The implicit task whose region's end barrier this thread is in; the
+   * barrier's end and the implicit task's end are delivered at the thread's
+   * next event at that level (as native runtimes do for workers). */
+  bridge_task_t *pending;
   const void *pending_codeptr;
+  /* Open scopes. */
+  bridge_scope_t *scopes;
+  int nscopes, scope_cap;
+  /* Task pool. */
+  bridge_task_t *free_tasks;
+  _Atomic(bridge_task_t *) remote_free;
+  struct bridge_deps *free_deps;
+  _Atomic(struct bridge_deps *) remote_free_deps;
+  /* Nest locks owned. */
+  bridge_nest_owned_t nest[BRIDGE_NEST_OWNED_MAX];
+  int nnest;
+  /* Scratch for dependence arrays handed to the tool. */
+  ompt_dependence_t *dep_buf;
+  int dep_cap;
   struct bridge_thread *next; /* registry of every thread ever seen */
 } bridge_thread_t;
 
-/* Callback dispatch table, indexed by ompt_callbacks_t. */
-extern _Atomic(ompt_callback_t) bridge_callbacks[BRIDGE_CALLBACK_SLOTS];
+/* ---- Callback tables -----------------------------------------------------
+ * bridge_registered: what the tool set (ompt_set_callback).
+ * bridge_group_cb[b]: registered, if bucket b's POMP group/level is enabled.
+ * bridge_active_cb[b]: group_cb, if monitoring is on (POMP_On/Off); for
+ *   BRIDGE_B_ALWAYS regardless of On/Off.
+ * Begins and single events read the active table (one load); an end reads
+ * the group table when its begin was delivered. */
+extern _Atomic(ompt_callback_t) bridge_registered[BRIDGE_CALLBACK_SLOTS];
+extern _Atomic(ompt_callback_t) bridge_active_cb[BRIDGE_BUCKETS]
+                                                [BRIDGE_CALLBACK_SLOTS];
+extern _Atomic(ompt_callback_t) bridge_group_cb[BRIDGE_BUCKETS]
+                                               [BRIDGE_CALLBACK_SLOTS];
 extern int bridge_enabled; /* POMP_On/Off */
 
-static inline ompt_callback_t bridge_cb(ompt_callbacks_t which) {
-  return atomic_load_explicit(&bridge_callbacks[which], memory_order_relaxed);
+/* Recompute the active and group tables (set_callback, On/Off, groups). */
+void bridge_tables_update(void);
+/* Inquiry's answers that are computed once (processor count). */
+void bridge_inquiry_init(void);
+
+static inline ompt_callback_t bridge_active_in(int bucket,
+                                               ompt_callbacks_t which) {
+  return atomic_load_explicit(&bridge_active_cb[bucket][which],
+                              memory_order_relaxed);
 }
 
-/* The callback if registered and events are on, else NULL; BRIDGE_CB_AS
- * for the callbacks whose signature type is shared with another. */
-#define BRIDGE_CB_AS(name, type)                                               \
-  (bridge_enabled ? (type)bridge_cb(ompt_callback_##name) : (type)0)
+static inline ompt_callback_t bridge_group_in(int bucket,
+                                              ompt_callbacks_t which) {
+  return atomic_load_explicit(&bridge_group_cb[bucket][which],
+                              memory_order_relaxed);
+}
+
+/* The callback for the events of no POMP group (target, device, error),
+ * if registered and monitoring is on. */
+static inline ompt_callback_t bridge_cb(ompt_callbacks_t which) {
+  return bridge_active_in(BRIDGE_B_OTHER, which);
+}
+#define BRIDGE_CB_AS(name, type) ((type)bridge_cb(ompt_callback_##name))
 #define BRIDGE_CB(name) BRIDGE_CB_AS(name, ompt_callback_##name##_t)
+
+/* In a bucket: the active callback (begins, single events) and the group
+ * callback (ends whose begin was delivered). */
+#define BRIDGE_ACTIVE_AS(bucket, name, type)                                   \
+  ((type)bridge_active_in((bucket), ompt_callback_##name))
+#define BRIDGE_ACTIVE(bucket, name)                                            \
+  BRIDGE_ACTIVE_AS(bucket, name, ompt_callback_##name##_t)
+#define BRIDGE_GROUP_AS(bucket, name, type)                                    \
+  ((type)bridge_group_in((bucket), ompt_callback_##name))
+#define BRIDGE_GROUP(bucket, name)                                             \
+  BRIDGE_GROUP_AS(bucket, name, ompt_callback_##name##_t)
+
+/* ---- Threads ------------------------------------------------------------- */
 
 /* This thread's record, created (with thread_begin) at its first event. */
 bridge_thread_t *bridge_thread_self(void);
@@ -91,22 +228,92 @@ bridge_thread_t *bridge_thread_peek(void);
 void bridge_thread_start_initial(void);
 /* Deliver a pending implicit-barrier end / implicit-task end. */
 void bridge_thread_flush(bridge_thread_t *t);
+/* End every explicit and implicit task still running on t (regions and
+ * tasks left without their end events), down to the initial task. */
+void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr);
 /* End every thread (finalisation). */
 void bridge_threads_end_all(void);
 
 static inline bridge_task_t *bridge_current_task(bridge_thread_t *t) {
-  return t->depth > 0 ? &t->tasks[t->depth - 1] : (bridge_task_t *)0;
+  return t->cur;
 }
 
 static inline void bridge_set_state(bridge_thread_t *t, ompt_state_t s,
                                     ompt_wait_id_t w) {
-  t->wait_id = w;
+  int i = t->st_idx ^ 1;
+  t->st[i].state = (int)s;
+  t->st[i].wait_id = w;
   atomic_signal_fence(memory_order_seq_cst);
-  t->state = (int)s;
+  t->st_idx = i;
 }
+
+static inline int bridge_get_state(const bridge_thread_t *t,
+                                   ompt_wait_id_t *w) {
+  int i = t->st_idx;
+  atomic_signal_fence(memory_order_seq_cst);
+  if (w)
+    *w = t->st[i].wait_id;
+  return t->st[i].state;
+}
+
+/* ---- Tasks --------------------------------------------------------------- */
 
 /* The initial implicit parallel region (team of one around the program). */
 extern ompt_data_t bridge_initial_parallel_data;
+
+/* A zeroed record from this thread's pool (refs 1), or NULL. */
+bridge_task_t *bridge_task_alloc(bridge_thread_t *t);
+/* Drop one reference; the last returns the record (and the reference it
+ * holds on its parent) to the pools. */
+void bridge_task_unref(bridge_task_t *task);
+/* Publish task as the thread's running task, on top of the current one. */
+static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
+  task->below = t->cur;
+  task->scope_base = t->nscopes;
+  __atomic_store_n(&task->status, BRIDGE_TASK_RUNNING, __ATOMIC_RELAXED);
+  atomic_signal_fence(memory_order_seq_cst);
+  t->cur = task;
+}
+/* Unpublish the running task (it must be cur). */
+static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
+  t->cur = task->below;
+  atomic_signal_fence(memory_order_seq_cst);
+}
+/* The OMPT working state of a thread running task. */
+static inline ompt_state_t bridge_working_state(const bridge_task_t *task) {
+  return task && !(task->flags & ompt_task_initial) &&
+                 task->parallel_data != &bridge_initial_parallel_data
+             ? ompt_state_work_parallel
+             : ompt_state_work_serial;
+}
+/* Dependence tracking of a completed generating task (bridge_events.c). */
+void bridge_deps_release(bridge_thread_t *t, bridge_task_t *task);
+
+/* ---- Scopes -------------------------------------------------------------- */
+
+/* Push an open scope; returns whether its begin is to be delivered
+ * (monitoring on and the current task announced). */
+int bridge_scope_push(bridge_thread_t *t, int what, int bucket, int kind,
+                      uint64_t arg, const void *codeptr);
+/* Pop the innermost scope of this kind (what; kind -1: any kind; arg when
+ * match_arg) of the current task, delivering the ends of scopes above it
+ * that were left open (a cancelled construct).  Copies it into *out; 0 when
+ * there is none. */
+int bridge_scope_pop(bridge_thread_t *t, int what, int kind, uint64_t arg,
+                     int match_arg, bridge_scope_t *out);
+/* Deliver the end of a popped scope (if its begin was delivered). */
+void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
+                      const void *codeptr);
+/* Pop and end every scope above depth (recovery); codeptr NULL: each
+ * scope's own. */
+void bridge_scope_close_to(bridge_thread_t *t, int depth,
+                           const void *codeptr);
+/* The top scope, if it was pushed by the current task. */
+static inline bridge_scope_t *bridge_scope_top(bridge_thread_t *t) {
+  int base = t->cur ? t->cur->scope_base : 0;
+  return t->nscopes > base ? &t->scopes[t->nscopes - 1]
+                           : (bridge_scope_t *)0;
+}
 
 ompt_interface_fn_t bridge_lookup(const char *name);
 uint64_t bridge_unique_id(void);

@@ -1,14 +1,17 @@
 /*
- * bridge_thread.c -- thread discovery, the per-thread OMPT record, and the
- * end of threads.
+ * bridge_thread.c -- thread discovery, the per-thread OMPT record, the task
+ * record pool, the scope stack, and the end of threads.
  *
  * OpenMP runtimes without OMPT do not tell anyone when they create a worker,
  * so a thread is discovered at its first POMP event and gets thread_begin
- * then, before anything else.  Records are allocated once per thread, linked
- * into a lock-free registry and never freed, so that finalisation can end
- * threads the runtime never stops (libgomp keeps its pool until exit).
+ * then, before anything else.  Thread records are allocated once per
+ * thread, linked into a lock-free registry and never freed, so that
+ * finalisation can end threads the runtime never stops (libgomp keeps its
+ * pool until exit), and so that task records can always be returned to the
+ * thread that owns them.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,20 +36,42 @@ static void on_thread_exit(void *arg) {
     thread_end(t);
 }
 
+/* fork(): the child has one thread, the one that forked.  The records of the
+ * parent's other threads describe threads that do not exist here: they are
+ * marked gone, so that the child's exit does not try to reach them (a last
+ * libgomp team would wait for a pool the child does not have) and only their
+ * thread_end is delivered, which keeps the tool's copy of the parent's state
+ * balanced. */
+#define BRIDGE_THREAD_GONE 2
+
+static void on_fork_child(void) {
+  for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next) {
+    int alive = 0;
+    if (t != self)
+      atomic_compare_exchange_strong(&t->ended, &alive, BRIDGE_THREAD_GONE);
+  }
+}
+
 static void make_exit_key(void) {
   (void)pthread_key_create(&exit_key, on_thread_exit);
+  (void)pthread_atfork(NULL, NULL, on_fork_child);
 }
 
 bridge_thread_t *bridge_thread_peek(void) {
   return self;
 }
 
+#define BRIDGE_SCOPES_INITIAL 64
+
 static bridge_thread_t *thread_create(ompt_thread_t type) {
   bridge_thread_t *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
+  t->scopes = malloc(BRIDGE_SCOPES_INITIAL * sizeof *t->scopes);
+  t->scope_cap = t->scopes ? BRIDGE_SCOPES_INITIAL : 0;
   t->type = type;
-  t->state = ompt_state_work_serial;
+  t->st[0].state =
+      type == ompt_thread_initial ? ompt_state_work_serial : ompt_state_idle;
   bridge_thread_t *head = atomic_load(&registry);
   do
     t->next = head;
@@ -54,7 +79,8 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   self = t;
   pthread_once(&exit_key_once, make_exit_key);
   (void)pthread_setspecific(exit_key, t);
-  ompt_callback_thread_begin_t cb = BRIDGE_CB(thread_begin);
+  ompt_callback_thread_begin_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, thread_begin);
   if (cb)
     cb(type, &t->thread_data);
   return t;
@@ -71,73 +97,236 @@ bridge_thread_t *bridge_thread_self(void) {
   return thread_create(type);
 }
 
+/* ---- Task records ----------------------------------------------------------
+ * Allocation and release are per thread: a thread takes records from its own
+ * free list, refilled in one go from its remote-free list (records other
+ * threads released) and, only when both are empty, with one malloc of a
+ * slab.  After warm-up no event allocates. */
+
+#define BRIDGE_TASK_SLAB 64
+
+static bridge_task_t *slab_alloc(bridge_thread_t *t) {
+  bridge_task_t *slab = calloc(BRIDGE_TASK_SLAB, sizeof *slab);
+  if (!slab)
+    return NULL;
+  for (int i = 0; i < BRIDGE_TASK_SLAB; i++) {
+    slab[i].owner = t;
+    slab[i].next_free = i + 1 < BRIDGE_TASK_SLAB ? &slab[i + 1] : NULL;
+  }
+  return slab;
+}
+
+bridge_task_t *bridge_task_alloc(bridge_thread_t *t) {
+  bridge_task_t *r = t->free_tasks;
+  if (!r) {
+    r = atomic_exchange_explicit(&t->remote_free, NULL, memory_order_acquire);
+    if (!r)
+      r = slab_alloc(t);
+    if (!r)
+      return NULL;
+  }
+  t->free_tasks = r->next_free;
+  /* Everything before the lifetime fields starts zeroed. */
+  memset(r, 0, offsetof(bridge_task_t, refs));
+  r->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  r->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  r->next_free = NULL;
+  atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
+  return r;
+}
+
+static void task_release(bridge_task_t *r) {
+  atomic_fetch_add_explicit(&r->gen, 1, memory_order_relaxed);
+  __atomic_store_n(&r->status, BRIDGE_TASK_FREE, __ATOMIC_RELAXED);
+  bridge_thread_t *owner = r->owner;
+  if (owner == self) {
+    r->next_free = owner->free_tasks;
+    owner->free_tasks = r;
+    return;
+  }
+  bridge_task_t *head =
+      atomic_load_explicit(&owner->remote_free, memory_order_relaxed);
+  do
+    r->next_free = head;
+  while (!atomic_compare_exchange_weak_explicit(&owner->remote_free, &head, r,
+                                                memory_order_release,
+                                                memory_order_relaxed));
+}
+
+void bridge_task_unref(bridge_task_t *task) {
+  while (task) {
+    if (atomic_fetch_sub_explicit(&task->refs, 1, memory_order_acq_rel) != 1)
+      return;
+    bridge_task_t *parent = task->owns_parent_ref ? task->parent : NULL;
+    task_release(task);
+    task = parent;
+  }
+}
+
+/* ---- Scopes --------------------------------------------------------------- */
+
+static int scope_grow(bridge_thread_t *t) {
+  int cap = t->scope_cap ? 2 * t->scope_cap : BRIDGE_SCOPES_INITIAL;
+  bridge_scope_t *s = realloc(t->scopes, (size_t)cap * sizeof *s);
+  if (!s)
+    return 0;
+  t->scopes = s;
+  t->scope_cap = cap;
+  return 1;
+}
+
+int bridge_scope_push(bridge_thread_t *t, int what, int bucket, int kind,
+                      uint64_t arg, const void *codeptr) {
+  if (t->nscopes == t->scope_cap && !scope_grow(t))
+    return 0; /* not recorded, so neither end is delivered */
+  int delivered = bridge_enabled && (!t->cur || t->cur->announced);
+  t->scopes[t->nscopes++] = (bridge_scope_t){
+      .what = (uint8_t)what,
+      .delivered = (uint8_t)delivered,
+      .bucket = (uint8_t)bucket,
+      .kind = kind,
+      .arg = arg,
+      .codeptr = codeptr,
+  };
+  return delivered;
+}
+
+/* The end of one scope, as the tool must see it. */
+static void scope_end(bridge_thread_t *t, const bridge_scope_t *s,
+                      const void *codeptr) {
+  bridge_task_t *task = t->cur;
+  if (s->set_enter && task) {
+    task->frame.enter_frame.ptr = NULL;
+  }
+  if (!s->delivered)
+    return;
+  ompt_data_t *pd = task ? task->parallel_data : NULL;
+  ompt_data_t *td = task ? &task->task_data : NULL;
+  int b = s->bucket;
+  switch (s->what) {
+  case BRIDGE_SC_WORK: {
+    ompt_callback_work_t cb = BRIDGE_GROUP(b, work);
+    if (cb)
+      cb((ompt_work_t)s->kind, ompt_scope_end, pd, td, s->arg, codeptr);
+    break;
+  }
+  case BRIDGE_SC_MASKED: {
+    ompt_callback_masked_t cb = BRIDGE_GROUP(b, masked);
+    if (cb)
+      cb(ompt_scope_end, pd, td, codeptr);
+    break;
+  }
+  /* A barrier's region ends right after its wait. */
+  case BRIDGE_SC_SYNC:
+  case BRIDGE_SC_SYNC_WAIT: {
+    ompt_callback_sync_region_t w =
+        BRIDGE_GROUP_AS(b, sync_region_wait, ompt_callback_sync_region_t);
+    if (w)
+      w((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
+    if (s->what == BRIDGE_SC_SYNC_WAIT)
+      break;
+  }
+    /* fall through */
+  case BRIDGE_SC_SYNC_REGION: {
+    ompt_callback_sync_region_t cb = BRIDGE_GROUP(b, sync_region);
+    if (cb)
+      cb((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
+    break;
+  }
+  case BRIDGE_SC_HELD: {
+    ompt_callback_mutex_t cb =
+        BRIDGE_GROUP_AS(b, mutex_released, ompt_callback_mutex_t);
+    if (cb)
+      cb((ompt_mutex_t)s->kind, (ompt_wait_id_t)s->arg, codeptr);
+    break;
+  }
+  default:
+    /* parallel (closed by its own events; its team may be gone), mutex
+     * waits, scheduling points: no end callback of their own */
+    break;
+  }
+}
+
+void bridge_scope_close_to(bridge_thread_t *t, int depth,
+                           const void *codeptr) {
+  while (t->nscopes > depth) {
+    bridge_scope_t s = t->scopes[--t->nscopes];
+    scope_end(t, &s, codeptr ? codeptr : s.codeptr);
+  }
+}
+
+int bridge_scope_pop(bridge_thread_t *t, int what, int kind, uint64_t arg,
+                     int match_arg, bridge_scope_t *out) {
+  int base = t->cur ? t->cur->scope_base : 0;
+  for (int i = t->nscopes - 1; i >= base; i--) {
+    const bridge_scope_t *s = &t->scopes[i];
+    if (s->what == what && (kind < 0 || s->kind == kind) &&
+        (!match_arg || s->arg == arg)) {
+      bridge_scope_close_to(t, i + 1, NULL); /* left open: cancelled */
+      if (out)
+        *out = t->scopes[i];
+      t->nscopes = i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
+                      const void *codeptr) {
+  scope_end(t, s, codeptr);
+}
+
+/* ---- The initial thread and task ------------------------------------------ */
+
 void bridge_thread_start_initial(void) {
   bridge_thread_t *t = bridge_thread_self();
-  if (!t || t->depth != 0)
+  if (!t || t->cur)
     return;
-  bridge_task_t *task = &t->tasks[0];
-  memset(task, 0, sizeof *task);
+  bridge_task_t *task = bridge_task_alloc(t);
+  if (!task)
+    return;
   task->flags = ompt_task_initial;
   task->parallel_data = &bridge_initial_parallel_data;
   task->thread_num = 0;
   task->team_size = 1;
-  task->frame.exit_frame.ptr = NULL;
-  task->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  atomic_signal_fence(memory_order_seq_cst);
-  t->depth = 1;
+  task->announced = 1;
+  bridge_task_push(t, task);
   bridge_set_state(t, ompt_state_work_serial, 0);
-  ompt_callback_implicit_task_t cb = BRIDGE_CB(implicit_task);
+  ompt_callback_implicit_task_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, implicit_task);
   if (cb)
     cb(ompt_scope_begin, &bridge_initial_parallel_data, &task->task_data, 1, 1,
        ompt_task_initial);
 }
 
-void bridge_thread_flush(bridge_thread_t *t) {
-  if (!t->pending_join)
-    return;
-  t->pending_join = 0;
-  bridge_task_t *task = bridge_current_task(t);
-  ompt_data_t *task_data = task ? &task->task_data : NULL;
-  ompt_callback_sync_region_t wcb =
-      BRIDGE_CB_AS(sync_region_wait, ompt_callback_sync_region_t);
-  if (wcb)
-    wcb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, NULL,
-        task_data, t->pending_codeptr);
-  ompt_callback_sync_region_t scb = BRIDGE_CB(sync_region);
-  if (scb)
-    scb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, NULL,
-        task_data, t->pending_codeptr);
-  ompt_callback_implicit_task_t icb = BRIDGE_CB(implicit_task);
-  if (icb && task)
-    icb(ompt_scope_end, NULL, task_data, 0, task->thread_num, task->flags);
-  if (t->overflow > 0) {
-    t->overflow--;
-  } else if (t->depth > 0) {
-    t->depth--;
-    atomic_signal_fence(memory_order_seq_cst);
-  }
-  task = bridge_current_task(t);
-  bridge_set_state(t,
-                   task && !(task->flags & ompt_task_initial)
-                       ? ompt_state_work_parallel
-                       : (t->type == ompt_thread_initial ? ompt_state_work_serial
-                                                         : ompt_state_idle),
-                   0);
-}
+/* ---- The end of a thread --------------------------------------------------- */
 
 static void thread_end(bridge_thread_t *t) {
   int was = 0;
   if (!atomic_compare_exchange_strong(&t->ended, &was, 1))
     return;
   bridge_thread_flush(t);
-  if (t->type == ompt_thread_initial && t->depth > 0) {
-    bridge_task_t *task = &t->tasks[0];
-    ompt_callback_implicit_task_t icb = BRIDGE_CB(implicit_task);
+  /* Whatever is still running on the thread ends with it: tasks and regions
+   * whose end events never came (a cancelled construct). */
+  bridge_unwind_tasks(t, NULL);
+  bridge_task_t *task = t->cur;
+  if (task && (task->flags & ompt_task_initial)) {
+    bridge_scope_close_to(t, task->scope_base, NULL);
+    ompt_callback_implicit_task_t icb =
+        BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, implicit_task);
     if (icb)
-      icb(ompt_scope_end, NULL, &task->task_data, 0, 1, ompt_task_initial);
-    t->depth = 0;
+      /* The initial region outlives its task: its data can be passed (a
+       * tool may free what it keeps there now). */
+      icb(ompt_scope_end, &bridge_initial_parallel_data, &task->task_data, 0,
+          1, ompt_task_initial);
+    bridge_deps_release(t, task);
+    bridge_task_pop(t, task);
+    __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+    bridge_task_unref(task);
   }
-  ompt_callback_thread_end_t cb = BRIDGE_CB(thread_end);
+  bridge_scope_close_to(t, 0, NULL);
+  ompt_callback_thread_end_t cb = BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, thread_end);
   if (cb)
     cb(&t->thread_data);
   bridge_set_state(t, ompt_state_undefined, 0);
@@ -170,9 +359,17 @@ void bridge_threads_end_all(void) {
     GOMP_parallel(end_own_thread, me, (unsigned)workers + 1, 0);
   /* Workers first, so that the initial thread ends last, as at a native
    * runtime's shutdown. */
-  for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
-    if (t != me)
+  for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next) {
+    int gone = BRIDGE_THREAD_GONE;
+    if (t != me && atomic_compare_exchange_strong(&t->ended, &gone, 1)) {
+      ompt_callback_thread_end_t cb =
+          BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, thread_end);
+      if (cb)
+        cb(&t->thread_data);
+    } else if (t != me) {
       thread_end(t);
+    }
+  }
   if (me)
     thread_end(me);
 }

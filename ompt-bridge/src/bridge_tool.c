@@ -5,10 +5,14 @@
  * Order: OMP_TOOL=disabled turns everything off; otherwise an ompt_start_tool
  * already in the address space (a tool linked into the program or preloaded)
  * is asked first, then every library of OMP_TOOL_LIBRARIES in turn until one
- * returns non-NULL.  libpompt defines no ompt_start_tool of its own, so the
- * global lookup can never find ours.  When the OpenMP runtime has native OMPT
+ * returns non-NULL.  libpompt defines no ompt_start_tool of its own (and
+ * ignores one found inside itself).  When the OpenMP runtime has native OMPT
  * (LLVM libomp), libpompt stands down: that runtime starts the tool, and a
  * tool must never be initialised twice.  POMPT_FORCE=1 overrides this.
+ *
+ * A tool that misbehaves (no initialize function, initialize returning 0,
+ * finalize_tool from inside initialize) or a malformed variable gives a
+ * message and leaves the program running without that tool, never a crash.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,12 +26,14 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_target.h"
 
 /* The OpenMP version whose OMPT interface libpompt provides (5.2). */
 #define BRIDGE_OMP_VERSION 202111
 
 int bridge_active;
 int bridge_enabled = 1;
+int bridge_native_ompt;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int finalized;
@@ -56,7 +62,7 @@ static void open_verbose(void) {
     verbose = stdout;
   else if (!strcasecmp(v, "stderr"))
     verbose = stderr;
-  else if (!(verbose = fopen(v, "a"))) {
+  else if (!(verbose = fopen(v, "w"))) {
     fprintf(stderr,
             "pompt: OMP_TOOL_VERBOSE_INIT: cannot open '%s' (%s); "
             "logging to stderr\n",
@@ -72,10 +78,25 @@ static int native_ompt_runtime(void) {
   return dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
 }
 
-static ompt_start_tool_result_t *try_start(ompt_start_tool_result_t *(*start)(
-                                               unsigned, const char *),
+typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned, const char *);
+
+/* An ompt_start_tool that lives inside libpompt is not a tool's. */
+static int inside_libpompt(start_tool_fn start) {
+  Dl_info mine, theirs;
+  return dladdr((void *)(uintptr_t)&inside_libpompt, &mine) &&
+         dladdr((void *)(uintptr_t)start, &theirs) &&
+         mine.dli_fbase == theirs.dli_fbase;
+}
+
+static ompt_start_tool_result_t *try_start(start_tool_fn start,
                                            const char *where) {
-  ompt_start_tool_result_t *r = start(BRIDGE_OMP_VERSION, "pompt " POMPT_VERSION_STRING);
+  if (inside_libpompt(start)) {
+    bridge_log("%s: the ompt_start_tool found is libpompt's own; ignored",
+               where);
+    return NULL;
+  }
+  ompt_start_tool_result_t *r =
+      start(BRIDGE_OMP_VERSION, "pompt " POMPT_VERSION_STRING);
   bridge_log("ompt_start_tool in %s returned %p", where, (void *)r);
   if (r && !r->initialize) {
     bridge_log("%s: result has no initialize function; ignored", where);
@@ -83,8 +104,6 @@ static ompt_start_tool_result_t *try_start(ompt_start_tool_result_t *(*start)(
   }
   return r;
 }
-
-typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned, const char *);
 
 static ompt_start_tool_result_t *find_tool(void) {
   start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
@@ -131,6 +150,24 @@ static void at_exit(void) {
   bridge_finalize();
 }
 
+/* A tool is initialised once and finalised once, at exit.  libpompt may
+ * have arrived with a plugin that the program later dlclose()s: it stays
+ * loaded, so that the tool's session (and the callbacks pointing into the
+ * tool) last until exit, as with an OpenMP runtime. */
+static void pin_libpompt(void) {
+  Dl_info self;
+  if (!dladdr((void *)(uintptr_t)&pin_libpompt, &self) || !self.dli_fname)
+    return;
+  if (!dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE))
+    bridge_log("cannot keep %s loaded: %s", self.dli_fname, dlerror());
+}
+
+static void clear_callbacks(void) {
+  for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++)
+    atomic_store(&bridge_registered[i], (ompt_callback_t)0);
+  bridge_tables_update();
+}
+
 static void do_init(void) {
   open_verbose();
   bridge_log("libpompt %s: OMPT provider for POMP-instrumented programs",
@@ -146,11 +183,22 @@ static void do_init(void) {
             "treated as enabled\n",
             omp_tool);
   const char *force = getenv("POMPT_FORCE");
-  if (native_ompt_runtime() && !(force && !strcmp(force, "1"))) {
-    bridge_log("the OpenMP runtime has native OMPT: it provides the tool "
-               "interface, libpompt stands down (POMPT_FORCE=1 overrides)");
-    return;
+  int forced = force && !strcmp(force, "1");
+  if (force && *force && strcmp(force, "0") && !forced)
+    fprintf(stderr, "pompt: POMPT_FORCE='%s' is neither 0 nor 1; ignored\n",
+            force);
+  if (native_ompt_runtime()) {
+    if (!forced) {
+      bridge_native_ompt = 1;
+      bridge_log("OMPT provider: the OpenMP runtime (LLVM libomp, native "
+                 "OMPT); libpompt stands down (POMPT_FORCE=1 overrides)");
+      return;
+    }
+    bridge_log("the OpenMP runtime has native OMPT, but POMPT_FORCE=1: "
+               "libpompt provides OMPT (do not let the runtime start a tool "
+               "too)");
   }
+  bridge_inquiry_init();
   tool = find_tool();
   if (!tool) {
     bridge_log("no tool: events are not delivered");
@@ -162,12 +210,21 @@ static void do_init(void) {
   int ok = tool->initialize(bridge_lookup, device, &tool->tool_data);
   if (!ok) {
     bridge_log("tool initialize returned 0: tool not activated");
-    for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++)
-      atomic_store(&bridge_callbacks[i], (ompt_callback_t)0);
+    clear_callbacks();
     tool = NULL;
     return;
   }
-  bridge_log("tool activated; libpompt is the OMPT provider");
+  if (atomic_load(&finalized)) {
+    bridge_log("tool called ompt_finalize_tool during initialize: tool not "
+               "activated");
+    if (tool->finalize)
+      tool->finalize(&tool->tool_data);
+    clear_callbacks();
+    tool = NULL;
+    return;
+  }
+  bridge_log("OMPT provider: libpompt (the tool is activated)");
+  pin_libpompt();
   bridge_active = 1;
   atexit(at_exit);
   bridge_thread_start_initial();
@@ -179,23 +236,41 @@ void bridge_init(void) {
 
 void bridge_finalize(void) {
   int was = 0;
-  if (!bridge_active || !atomic_compare_exchange_strong(&finalized, &was, 1))
+  if (!tool || !atomic_compare_exchange_strong(&finalized, &was, 1))
     return;
-  bridge_threads_end_all();
-  if (tool && tool->finalize)
-    tool->finalize(&tool->tool_data);
+  if (!bridge_active)
+    return; /* from inside initialize: do_init gives up on the tool */
+  bridge_devices_finalize(); /* flush device traces, device_finalize */
+  /* No new event starts; every thread ends, workers first. */
   bridge_active = 0;
-  for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++)
-    atomic_store(&bridge_callbacks[i], (ompt_callback_t)0);
+  bridge_threads_end_all();
+  if (tool->finalize)
+    tool->finalize(&tool->tool_data);
+  clear_callbacks();
   bridge_log("tool finalized");
 }
 
 void bridge_set_enabled(int on) {
-  bridge_enabled = on;
+  bridge_enabled = on != 0;
+  bridge_tables_update();
+}
+
+int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
+                        const void *codeptr) {
+  if (!bridge_active)
+    return -2; /* omp_control_tool_notool */
+  if (!bridge_thread_self()) /* thread_begin first on a new thread */
+    return -2;
+  ompt_callback_control_tool_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, control_tool);
+  if (!cb)
+    return -1; /* omp_control_tool_nocallback */
+  return cb(command, modifier, arg, codeptr);
 }
 
 /* Loading libpompt starts the tool, before main, like a runtime's own
- * initialisation would. */
-__attribute__((constructor)) static void bridge_constructor(void) {
+ * initialisation would (and before the constructors of a program that
+ * links libpompt statically). */
+__attribute__((constructor(102))) static void bridge_constructor(void) {
   bridge_init();
 }

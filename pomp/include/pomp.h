@@ -398,6 +398,145 @@ int POMP_Api_omp_get_nested(POMP_Handle_t *handle, const char ctc[]);
 int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
                               int command, int modifier, void *arg);
 
+/* ---- Target constructs, teams, distribute ---------------------------------- */
+/* doc/target.md says where pomp-instr puts each call.  All of these events
+ * run on the host, on the thread that encounters the construct (or, for
+ * POMP_Target_complete, on the thread that runs the completion task):
+ * constructs inside a target region are device code and are never
+ * instrumented. */
+
+/* One map-list item (or motion-clause item of target update): the host
+ * address of its first byte, its size in bytes and its map type and
+ * modifiers.  An array section a[lo:len] is {&a[lo], len * sizeof(a[0])}.
+ * The bit values are those of ompt_target_map_flag_t. */
+typedef struct POMP_Map {
+  const void *addr;
+  uint64_t size;
+  uint32_t flags; /* POMP_MAP_* */
+  uint32_t pomp_reserved; /* 0 */
+} POMP_Map_t;
+
+#define POMP_MAP_TO 0x01       /* map type to, tofrom; target update to() */
+#define POMP_MAP_FROM 0x02     /* map type from, tofrom; target update from() */
+#define POMP_MAP_TOFROM 0x03   /* POMP_MAP_TO | POMP_MAP_FROM */
+#define POMP_MAP_ALLOC 0x04
+#define POMP_MAP_RELEASE 0x08
+#define POMP_MAP_DELETE 0x10
+#define POMP_MAP_IMPLICIT 0x20 /* not in a clause: implicitly mapped */
+#define POMP_MAP_ALWAYS 0x40   /* modifiers */
+#define POMP_MAP_PRESENT 0x80
+#define POMP_MAP_CLOSE 0x100
+
+/* Identity of one instance of a target, target data, target enter data,
+ * target exit data or target update construct.  The instrumenter declares
+ * one on the encountering thread's stack; the enter event fills it and it
+ * holds the whole state of the instance (no library storage is needed), so
+ * it must stay in scope until the exit event.  pomp_dep points at a byte
+ * unique to this instance (library storage, never NULL after the enter event
+ * returned, whatever its status): a nowait construct gets
+ * depend(out: pompt_tgt_N.pomp_dep[0]) and is followed by a completion task
+ * with depend(in: pompt_tgt_N.pomp_dep[0]) that receives a firstprivate copy
+ * of the instance and of the map list, see doc/target.md.  The rest is
+ * private to the library. */
+typedef struct POMP_Target {
+  char *pomp_dep;
+  uint64_t pomp_opaque[15];
+} POMP_Target_t;
+
+/* device_num when the construct has no device clause (the default device).
+ * Not -1: OpenMP 5.2 gives -1 to omp_initial_device. */
+#define POMP_DEVICE_DEFAULT (-2147483647 - 1)
+
+/* Bits of target_flags, known at the construct. */
+#define POMP_TARGET_NOWAIT 0x1   /* nowait clause */
+#define POMP_TARGET_IF_FALSE 0x2 /* an if clause evaluated to false */
+#define POMP_TARGET_HAS_DEPEND 0x4 /* the user wrote a depend clause */
+
+/* The enter events: right before the construct, after its device and if
+ * expressions were evaluated (once).  maps[0..nmaps-1] lists the map-list
+ * items (the motion items of target update) in clause order; the array
+ * must stay in scope, unchanged, until the construct's exit event (a nowait
+ * construct's completion task gets a copy).  The exit events: right after
+ * the construct, on the same thread.
+ * POMP_Target_complete: first statement of the completion task of a nowait
+ * construct (and nothing else); without nowait it is not called. */
+int32_t POMP_Target_enter(POMP_Handle_t *handle, int32_t thread_id,
+                          POMP_Target_t *target, int32_t device_num,
+                          int32_t target_flags, const POMP_Map_t maps[],
+                          int32_t nmaps, const char ctc[]);
+int32_t POMP_Target_exit(POMP_Handle_t handle, int32_t thread_id,
+                         POMP_Target_t *target);
+
+int32_t POMP_Target_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                               POMP_Target_t *target, int32_t device_num,
+                               int32_t target_flags, const POMP_Map_t maps[],
+                               int32_t nmaps, const char ctc[]);
+/* First and last statement of the target data construct's block (host
+ * code): the device data environment is in place between them, so enter ->
+ * begin is exactly the mapping and end -> exit exactly the unmapping. */
+int32_t POMP_Target_data_begin(POMP_Handle_t handle, int32_t thread_id,
+                               POMP_Target_t *target);
+int32_t POMP_Target_data_end(POMP_Handle_t handle, int32_t thread_id,
+                             POMP_Target_t *target);
+int32_t POMP_Target_data_exit(POMP_Handle_t handle, int32_t thread_id,
+                              POMP_Target_t *target);
+
+int32_t POMP_Target_enter_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                     POMP_Target_t *target,
+                                     int32_t device_num, int32_t target_flags,
+                                     const POMP_Map_t maps[], int32_t nmaps,
+                                     const char ctc[]);
+int32_t POMP_Target_enter_data_exit(POMP_Handle_t handle, int32_t thread_id,
+                                    POMP_Target_t *target);
+
+int32_t POMP_Target_exit_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                    POMP_Target_t *target, int32_t device_num,
+                                    int32_t target_flags,
+                                    const POMP_Map_t maps[], int32_t nmaps,
+                                    const char ctc[]);
+int32_t POMP_Target_exit_data_exit(POMP_Handle_t handle, int32_t thread_id,
+                                   POMP_Target_t *target);
+
+int32_t POMP_Target_update_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                 POMP_Target_t *target, int32_t device_num,
+                                 int32_t target_flags, const POMP_Map_t maps[],
+                                 int32_t nmaps, const char ctc[]);
+int32_t POMP_Target_update_exit(POMP_Handle_t handle, int32_t thread_id,
+                                POMP_Target_t *target);
+
+/* Completion of a nowait target / target enter data / target exit data /
+ * target update instance: the only statement of its completion task, with
+ * the task's copies of the instance and of the map list (the same items as
+ * at the enter event). */
+int32_t POMP_Target_complete(POMP_Handle_t handle, int32_t thread_id,
+                             POMP_Target_t *target, const POMP_Map_t maps[],
+                             int32_t nmaps);
+
+/* teams on the host (a teams construct that is not inside a target region):
+ * enter/exit on the encountering thread before/after the construct,
+ * begin/end as the first/last statement of the block, on each team's
+ * initial thread.  num_teams / thread_limit: the clause values (evaluated
+ * once) or -1.  team: as for POMP_Parallel_*_team, shared into the
+ * construct. */
+int32_t POMP_Teams_enter(POMP_Handle_t *handle, int32_t thread_id,
+                         int32_t num_teams, int32_t thread_limit,
+                         POMP_Team_t *team, const char ctc[]);
+int32_t POMP_Teams_begin(POMP_Handle_t handle, int32_t thread_id,
+                         POMP_Team_t *team);
+int32_t POMP_Teams_end(POMP_Handle_t handle, int32_t thread_id,
+                       POMP_Team_t *team);
+int32_t POMP_Teams_exit(POMP_Handle_t handle, int32_t thread_id,
+                        POMP_Team_t *team);
+
+/* distribute (in a host teams region): before and after the construct, on
+ * each team's initial thread; the RTC values as for POMP_Loop_enter. */
+int32_t POMP_Distribute_enter(POMP_Handle_t *handle, int32_t thread_id,
+                              int64_t chunk_size, int64_t init_iter,
+                              int64_t final_iter, int64_t incr,
+                              const char ctc[]);
+int32_t POMP_Distribute_exit(POMP_Handle_t handle, int32_t thread_id);
+
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,17 +1,29 @@
 /*
- * pomp_events.c -- the POMP event routines (seed 004, Appendix C), each
- * mapped onto the OMPT model kept by the bridge.  doc/ompt-mapping.md is the
- * table of what each event becomes.
+ * pomp_events.c -- the POMP event routines (seed 004, Appendix C, and the
+ * pompt extensions of pomp.h), each mapped onto the OMPT model kept by the
+ * bridge, and the OpenMP API routine wrappers (seed section 3.4).
+ * doc/ompt-mapping.md is the table of what each event becomes.
  *
  * Cost rules: with no tool an event is a load and a branch; the handle of a
  * construct is resolved with one acquire load (a plain load on x86).  The
- * return address into the user's code (codeptr_ra) is taken here, in the
- * exported routine, so that it points at the instrumented call site.
+ * return address into the user's code (codeptr_ra) and the frame of the
+ * entry point are taken here, in the exported routine, so that they point
+ * at the instrumented call site.
+ *
+ * Groups: every event names the bucket (POMP group and level, seed section
+ * 3.8) its callbacks belong to; pomp_control.c reads the POMP_<GROUP>
+ * variables that enable them.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "bridge.h"
 #include "pomp_region.h"
 
 #define CODEPTR __builtin_return_address(0)
+/* The canonical frame address of the entry point: the caller's stack
+ * pointer at the call, the same for every event called from one frame. */
+#define FRAME __builtin_dwarf_cfa()
 #define EXPORT __attribute__((visibility("default")))
 
 extern int omp_get_max_threads(void) __attribute__((weak));
@@ -24,7 +36,7 @@ extern int omp_get_max_threads(void) __attribute__((weak));
   struct pomp_region *r = pomp_region_of(handle, ctc, &status_);               \
   if (!r)                                                                      \
     return status_;                                                            \
-  (void)r
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
 
 /* Later events: the handle by value. */
 #define LATER_EVENT(handle)                                                    \
@@ -34,6 +46,10 @@ extern int omp_get_max_threads(void) __attribute__((weak));
   if (!r)                                                                      \
     return POMP_ERR_HANDLE;                                                    \
   (void)r
+
+/* Keeps the caller's frame for codeptr_ra: no tail call out of an entry
+ * point whose return address or frame the bridge has recorded. */
+#define NO_TAIL_CALL() __asm__ __volatile__("")
 
 /* ---- Parallel ------------------------------------------------------------ */
 
@@ -52,8 +68,7 @@ EXPORT int32_t POMP_Parallel_enter_team(POMP_Handle_t *handle,
   if (!team)
     return POMP_ERR_ARG;
   bridge_parallel_enter(team, requested_threads(num_threads),
-                        if_expr_result == 0, CODEPTR,
-                        __builtin_frame_address(0));
+                        if_expr_result == 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -63,7 +78,7 @@ EXPORT int32_t POMP_Parallel_begin_team(POMP_Handle_t handle,
   LATER_EVENT(handle);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_begin(team, __builtin_frame_address(0));
+  bridge_parallel_begin(team, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -73,7 +88,8 @@ EXPORT int32_t POMP_Parallel_end_team(POMP_Handle_t handle, int32_t thread_id,
   LATER_EVENT(handle);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_end(team, CODEPTR);
+  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  bridge_parallel_end(team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -83,61 +99,79 @@ EXPORT int32_t POMP_Parallel_exit_team(POMP_Handle_t handle, int32_t thread_id,
   LATER_EVENT(handle);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_exit(team, CODEPTR);
+  bridge_parallel_exit(team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 /* The seed's four-event form has no instance argument.  The primary thread
- * keeps the instance in thread-local storage and publishes it through the
+ * keeps the instance in per-thread storage and publishes it through the
  * region for the workers: exact unless the same construct runs in several
- * teams at once, which only the *_team form can tell apart. */
+ * teams at once, which only the *_team form can tell apart.  The storage is
+ * allocated at a thread's first such event, so that libpompt's static TLS
+ * stays small (it may be loaded with dlopen). */
 #define SEED_TEAM_DEPTH 16
-static __thread POMP_Team_t seed_teams[SEED_TEAM_DEPTH];
-static __thread int seed_depth;
-static __thread POMP_Team_t *seed_current[SEED_TEAM_DEPTH];
-static __thread int seed_current_depth;
+typedef struct seed_stack {
+  POMP_Team_t teams[SEED_TEAM_DEPTH]; /* instances this thread encountered */
+  int depth;
+  POMP_Team_t *current[SEED_TEAM_DEPTH]; /* instances this thread is in */
+  int current_depth;
+} seed_stack_t;
+static __thread seed_stack_t *seed;
+
+static seed_stack_t *seed_stack(void) {
+  if (!seed)
+    seed = calloc(1, sizeof *seed);
+  return seed;
+}
 
 EXPORT int32_t POMP_Parallel_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    int32_t num_threads, int32_t if_expr_result,
                                    const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  if (seed_depth >= SEED_TEAM_DEPTH)
+  seed_stack_t *st = seed_stack();
+  if (!st)
+    return POMP_ERR_NOMEM;
+  if (st->depth >= SEED_TEAM_DEPTH)
     return POMP_ERR_STATE;
-  POMP_Team_t *team = &seed_teams[seed_depth++];
+  POMP_Team_t *team = &st->teams[st->depth++];
   __atomic_store_n(&r->seed_team, team, __ATOMIC_RELEASE);
   bridge_parallel_enter(team, requested_threads(num_threads),
-                        if_expr_result == 0, CODEPTR,
-                        __builtin_frame_address(0));
+                        if_expr_result == 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Parallel_begin(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
+  seed_stack_t *st = seed_stack();
   POMP_Team_t *team = __atomic_load_n(&r->seed_team, __ATOMIC_ACQUIRE);
-  if (!team || seed_current_depth >= SEED_TEAM_DEPTH)
+  if (!st)
+    return POMP_ERR_NOMEM;
+  if (!team || st->current_depth >= SEED_TEAM_DEPTH)
     return POMP_ERR_STATE;
-  seed_current[seed_current_depth++] = team;
-  bridge_parallel_begin(team, __builtin_frame_address(0));
+  st->current[st->current_depth++] = team;
+  bridge_parallel_begin(team, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Parallel_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  if (seed_current_depth <= 0)
+  seed_stack_t *st = seed;
+  if (!st || st->current_depth <= 0)
     return POMP_ERR_STATE;
-  bridge_parallel_end(seed_current[--seed_current_depth], CODEPTR);
+  bridge_parallel_end(st->current[--st->current_depth], CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Parallel_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  if (seed_depth <= 0)
+  seed_stack_t *st = seed;
+  if (!st || st->depth <= 0)
     return POMP_ERR_STATE;
-  bridge_parallel_exit(&seed_teams[--seed_depth], CODEPTR);
+  bridge_parallel_exit(&st->teams[--st->depth], CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -159,8 +193,9 @@ EXPORT int32_t POMP_Loop_enter(POMP_Handle_t *handle, int32_t thread_id,
                                const char ctc[]) {
   (void)thread_id, (void)chunk_size;
   FIRST_EVENT(handle, ctc);
-  bridge_work(r->loop_work, ompt_scope_begin,
-              iteration_count(init_iter, final_iter, incr), CODEPTR);
+  bridge_work_begin(BRIDGE_B_LOOP_EE, r->loop_work,
+                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    FRAME);
   return POMP_SUCCESS;
 }
 
@@ -170,8 +205,8 @@ EXPORT int32_t POMP_Loop_chunk_begin(POMP_Handle_t handle, int32_t thread_id,
   LATER_EVENT(handle);
   loop_chunk.start = (uint64_t)init_iter;
   loop_chunk.iterations = (uint64_t)(final_iter - init_iter + 1);
-  bridge_dispatch(ompt_dispatch_ws_loop_chunk,
-                  (ompt_data_t){.ptr = &loop_chunk});
+  bridge_dispatch(BRIDGE_B_LOOP_CHUNKS, ompt_dispatch_ws_loop_chunk,
+                  (ompt_data_t){.ptr = &loop_chunk}, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -179,8 +214,8 @@ EXPORT int32_t POMP_Loop_iter_begin(POMP_Handle_t handle, int32_t thread_id,
                                     int64_t iter) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_dispatch(ompt_dispatch_iteration,
-                  (ompt_data_t){.value = (uint64_t)iter});
+  bridge_dispatch(BRIDGE_B_LOOP_ITER_BE, ompt_dispatch_iteration,
+                  (ompt_data_t){.value = (uint64_t)iter}, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -188,8 +223,8 @@ EXPORT int32_t POMP_Loop_iter_event(POMP_Handle_t handle, int32_t thread_id,
                                     int64_t iter) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_dispatch(ompt_dispatch_iteration,
-                  (ompt_data_t){.value = (uint64_t)iter});
+  bridge_dispatch(BRIDGE_B_LOOP_ITER_EVENT, ompt_dispatch_iteration,
+                  (ompt_data_t){.value = (uint64_t)iter}, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -207,17 +242,18 @@ NO_OMPT_COUNTERPART(POMP_Loop_chunk_end)
 EXPORT int32_t POMP_Loop_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work(r->loop_work, ompt_scope_end, 0, CODEPTR);
+  bridge_work_end(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
-/* ---- Workshare, sections, single ----------------------------------------- */
+/* ---- Workshare, sections, single, scope ------------------------------------ */
 
 EXPORT int32_t POMP_Workshare_enter(POMP_Handle_t *handle, int32_t thread_id,
                                     const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work(ompt_work_workshare, ompt_scope_begin, 0, CODEPTR);
+  bridge_work_begin(BRIDGE_B_WORKSHARE_EE, ompt_work_workshare, 0, CODEPTR,
+                    FRAME);
   return POMP_SUCCESS;
 }
 NO_OMPT_COUNTERPART(POMP_Workshare_begin)
@@ -225,7 +261,7 @@ NO_OMPT_COUNTERPART(POMP_Workshare_end)
 EXPORT int32_t POMP_Workshare_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work(ompt_work_workshare, ompt_scope_end, 0, CODEPTR);
+  bridge_work_end(BRIDGE_B_WORKSHARE_EE, ompt_work_workshare, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -233,7 +269,8 @@ EXPORT int32_t POMP_Sections_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work(ompt_work_sections, ompt_scope_begin, 0, CODEPTR);
+  bridge_work_begin(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, 0, CODEPTR,
+                    FRAME);
   return POMP_SUCCESS;
 }
 
@@ -242,7 +279,8 @@ EXPORT int32_t POMP_Section_begin(POMP_Handle_t handle, int32_t section_num,
   (void)thread_id, (void)section_num;
   LATER_EVENT(handle);
   /* OpenMP 5.2: the instance of a section dispatch is its code address. */
-  bridge_dispatch(ompt_dispatch_section, (ompt_data_t){.ptr = CODEPTR});
+  bridge_dispatch(BRIDGE_B_WORKSHARE_BE, ompt_dispatch_section,
+                  (ompt_data_t){.ptr = CODEPTR}, FRAME);
   return POMP_SUCCESS;
 }
 NO_OMPT_COUNTERPART(POMP_Section_end)
@@ -250,7 +288,7 @@ NO_OMPT_COUNTERPART(POMP_Section_end)
 EXPORT int32_t POMP_Sections_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work(ompt_work_sections, ompt_scope_end, 0, CODEPTR);
+  bridge_work_end(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -264,46 +302,79 @@ EXPORT int32_t POMP_Single_enter(POMP_Handle_t *handle, int32_t thread_id,
 EXPORT int32_t POMP_Single_begin(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_single_begin(CODEPTR);
+  pomp_region_site(r, POMP_SITE_BEGIN, CODEPTR);
+  bridge_single_begin(CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Single_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_single_end(CODEPTR);
+  bridge_single_end(CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Single_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_single_exit(CODEPTR);
+  pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
+  bridge_single_exit(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Scope_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_work_begin(BRIDGE_B_WORKSHARE_EE, ompt_work_scope, 0, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Scope_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_work_end(BRIDGE_B_WORKSHARE_EE, ompt_work_scope, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 /* ---- Synchronisation ----------------------------------------------------- */
 
+/* critical and ordered: acquire at enter, acquired at begin; the release is
+ * reported at the end of the block, while the thread still holds the
+ * runtime's lock (so that a race detector's release annotation precedes the
+ * next owner's acquire), or at exit when the block's end event is missing. */
+#define SYNC_EE BRIDGE_B_SYNC_EE
+
 EXPORT int32_t POMP_Critical_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_mutex_acquire(ompt_mutex_critical, 0, r->wait_id, CODEPTR);
+  bridge_mutex_acquire(SYNC_EE, ompt_mutex_critical, r->hint, r->wait_id,
+                       CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Critical_begin(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_acquired(ompt_mutex_critical, r->wait_id, CODEPTR);
+  bridge_mutex_acquired(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, CODEPTR,
+                        FRAME);
   return POMP_SUCCESS;
 }
-NO_OMPT_COUNTERPART(POMP_Critical_end)
+
+EXPORT int32_t POMP_Critical_end(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_mutex_released(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
 
 EXPORT int32_t POMP_Critical_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_released(ompt_mutex_critical, r->wait_id, CODEPTR);
+  bridge_mutex_released(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, CODEPTR,
+                        FRAME);
   return POMP_SUCCESS;
 }
 
@@ -311,14 +382,29 @@ EXPORT int32_t POMP_Master_begin(POMP_Handle_t *handle, int32_t thread_id,
                                  const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_masked(ompt_scope_begin, CODEPTR);
+  bridge_masked(ompt_scope_begin, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Master_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_masked(ompt_scope_end, CODEPTR);
+  bridge_masked(ompt_scope_end, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Masked_begin(POMP_Handle_t *handle, int32_t thread_id,
+                                 int32_t filter, const char ctc[]) {
+  (void)thread_id, (void)filter; /* OMPT's masked callback has no filter */
+  FIRST_EVENT(handle, ctc);
+  bridge_masked(ompt_scope_begin, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Masked_end(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_masked(ompt_scope_end, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -326,14 +412,15 @@ EXPORT int32_t POMP_Barrier_enter(POMP_Handle_t *handle, int32_t thread_id,
                                   const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_sync_enter(ompt_sync_region_barrier_explicit, CODEPTR);
+  bridge_sync_enter(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR,
+                    FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Barrier_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_sync_exit(ompt_sync_region_barrier_explicit, CODEPTR);
+  bridge_sync_exit(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -348,7 +435,8 @@ EXPORT int32_t POMP_Implicit_barrier_enter(POMP_Handle_t *handle,
                                            const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_sync_enter(implicit_barrier_kind(r), CODEPTR);
+  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  bridge_sync_enter(SYNC_EE, implicit_barrier_kind(r), CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -356,13 +444,259 @@ EXPORT int32_t POMP_Implicit_barrier_exit(POMP_Handle_t handle,
                                           int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_sync_exit(implicit_barrier_kind(r), CODEPTR);
+  bridge_sync_exit(SYNC_EE, implicit_barrier_kind(r), CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
-/* Flush and atomic are single events after the fact: OMPT's flush callback
- * and atomic mutex events are not delivered from them yet (set_callback
- * answers never for flush; see doc/ompt-mapping.md). */
+EXPORT int32_t POMP_Flush_event(POMP_Handle_t *handle, int32_t thread_id,
+                                const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_flush(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* atomic: the atomic operation is the interval in which the "mutex" is
+ * held; its wait id is the construct's. */
+EXPORT int32_t POMP_Atomic_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                 const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_mutex_acquire(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
+                       FRAME);
+  bridge_mutex_acquired(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Atomic_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_mutex_released(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+/* The seed's single event after the atomic construct: the whole sequence. */
+EXPORT int32_t POMP_Atomic_event(POMP_Handle_t *handle, int32_t thread_id,
+                                 const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_mutex_acquire(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
+                       FRAME);
+  bridge_mutex_acquired(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  bridge_mutex_released(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Ordered_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                  const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_mutex_acquire(SYNC_EE, ompt_mutex_ordered, 0, r->wait_id, CODEPTR,
+                       FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Ordered_begin(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_mutex_acquired(SYNC_EE, ompt_mutex_ordered, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Ordered_end(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_mutex_released(SYNC_EE, ompt_mutex_ordered, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Ordered_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_mutex_released(SYNC_EE, ompt_mutex_ordered, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+/* cancel: reported when cancellation is activated (a cancel construct that
+ * is not activated does nothing in OpenMP).  The construct type comes from
+ * the CTC (construct=parallel|sections|for|do|taskgroup). */
+EXPORT int32_t POMP_Cancel_event(POMP_Handle_t *handle, int32_t thread_id,
+                                 int32_t activated, const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  if (activated)
+    bridge_cancel(r->cancel_flags | ompt_cancel_activated, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* A cancellation point is seen only when the thread goes on past it, that
+ * is when it did not detect a cancellation: nothing to report. */
+EXPORT int32_t POMP_Cancellation_point_event(POMP_Handle_t *handle,
+                                             int32_t thread_id,
+                                             const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Error_event(POMP_Handle_t *handle, int32_t thread_id,
+                                int32_t severity, const char *message,
+                                const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  if (severity != ompt_warning && severity != ompt_fatal)
+    return POMP_ERR_ARG;
+  bridge_error((ompt_severity_t)severity, message, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* ---- Tasks ------------------------------------------------------------------ */
+
+EXPORT int32_t POMP_Task_create_begin(POMP_Handle_t *handle, int32_t thread_id,
+                                      POMP_Task_t *task, int32_t task_flags,
+                                      const char ctc[]) {
+  (void)thread_id;
+  if (task)
+    memset(task, 0, sizeof *task);
+  FIRST_EVENT(handle, ctc);
+  if (!task)
+    return POMP_ERR_ARG;
+  int32_t status = bridge_task_create_begin(task, task_flags, CODEPTR, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
+
+EXPORT int32_t POMP_Task_dependences(POMP_Handle_t handle, int32_t thread_id,
+                                     POMP_Task_t *task,
+                                     const POMP_Dependence_t deps[],
+                                     int32_t ndeps) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  if (!task)
+    return POMP_ERR_ARG;
+  return bridge_task_dependences(task, deps, ndeps);
+}
+
+EXPORT int32_t POMP_Task_create_end(POMP_Handle_t handle, int32_t thread_id,
+                                    POMP_Task_t *task) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  if (!task)
+    return POMP_ERR_ARG;
+  int32_t status = bridge_task_create_end(task, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
+
+EXPORT int32_t POMP_Task_begin(POMP_Handle_t handle, int32_t thread_id,
+                               POMP_Task_t *task) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  if (!task)
+    return POMP_ERR_ARG;
+  int32_t status = bridge_task_begin(task, CODEPTR, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
+
+EXPORT int32_t POMP_Task_end(POMP_Handle_t handle, int32_t thread_id,
+                             POMP_Task_t *task) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  if (!task)
+    return POMP_ERR_ARG;
+  int32_t status = bridge_task_end(task, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
+
+EXPORT int32_t POMP_Taskwait_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                   const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_sync_enter(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, CODEPTR,
+                    FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Taskwait_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_sync_exit(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, CODEPTR,
+                   FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Taskgroup_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                    const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_taskgroup_enter(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+NO_OMPT_COUNTERPART(POMP_Taskgroup_begin)
+
+EXPORT int32_t POMP_Taskgroup_end(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_taskgroup_end(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Taskgroup_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_taskgroup_exit(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* taskyield: a scheduling point (the suspended task's enter_frame); OMPT
+ * reports a yield only as a task_schedule when another task runs, which
+ * the Task_begin of that task does. */
+EXPORT int32_t POMP_Taskyield_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                    const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_scheduling_point(1, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Taskyield_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_scheduling_point(0, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                   int64_t init_iter, int64_t final_iter,
+                                   int64_t incr, const char ctc[]) {
+  (void)thread_id;
+  FIRST_EVENT(handle, ctc);
+  bridge_work_begin(BRIDGE_B_TASK_EE, ompt_work_taskloop,
+                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Taskloop_exit(POMP_Handle_t handle, int32_t thread_id) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  bridge_work_end(BRIDGE_B_TASK_EE, ompt_work_taskloop, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* ---- User group: OMPT has no user regions; the events are accepted and
+ * checked so that instrumented code runs, and reach no callback. ---------- */
+
 #define SINGLE_EVENT_NOT_MAPPED(name)                                          \
   EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
                       const char ctc[]) {                                      \
@@ -370,35 +704,6 @@ EXPORT int32_t POMP_Implicit_barrier_exit(POMP_Handle_t handle,
     FIRST_EVENT(handle, ctc);                                                  \
     return POMP_SUCCESS;                                                       \
   }
-SINGLE_EVENT_NOT_MAPPED(POMP_Flush_event)
-SINGLE_EVENT_NOT_MAPPED(POMP_Atomic_event)
-
-EXPORT int32_t POMP_Ordered_enter(POMP_Handle_t *handle, int32_t thread_id,
-                                  const char ctc[]) {
-  (void)thread_id;
-  FIRST_EVENT(handle, ctc);
-  bridge_mutex_acquire(ompt_mutex_ordered, 0, r->wait_id, CODEPTR);
-  return POMP_SUCCESS;
-}
-
-EXPORT int32_t POMP_Ordered_begin(POMP_Handle_t handle, int32_t thread_id) {
-  (void)thread_id;
-  LATER_EVENT(handle);
-  bridge_mutex_acquired(ompt_mutex_ordered, r->wait_id, CODEPTR);
-  return POMP_SUCCESS;
-}
-NO_OMPT_COUNTERPART(POMP_Ordered_end)
-
-EXPORT int32_t POMP_Ordered_exit(POMP_Handle_t handle, int32_t thread_id) {
-  (void)thread_id;
-  LATER_EVENT(handle);
-  bridge_mutex_released(ompt_mutex_ordered, r->wait_id, CODEPTR);
-  return POMP_SUCCESS;
-}
-
-/* ---- User group: OMPT has no user regions; the events are accepted and
- * checked so that instrumented code runs, and reach no callback. ---------- */
-
 SINGLE_EVENT_NOT_MAPPED(POMP_Function_enter)
 SINGLE_EVENT_NOT_MAPPED(POMP_Function_begin)
 SINGLE_EVENT_NOT_MAPPED(POMP_Function_event)
@@ -408,75 +713,63 @@ NO_OMPT_COUNTERPART(POMP_Function_end)
 NO_OMPT_COUNTERPART(POMP_Function_exit)
 NO_OMPT_COUNTERPART(POMP_User_region_end)
 
-/* ---- Runtime group: locks ------------------------------------------------ */
+/* ---- Runtime group: lock events (Tables 6 and 7) ---------------------------- */
 
-#define LOCK_WAIT_ID(lock) ((ompt_wait_id_t)(uintptr_t)(lock))
-
-#define LOCK_EVENT_NOT_MAPPED(name)                                            \
-  EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
-                      const void *lock_id, const char ctc[]) {                 \
-    (void)thread_id, (void)lock_id;                                            \
-    FIRST_EVENT(handle, ctc);                                                  \
-    return POMP_SUCCESS;                                                       \
-  }
-LOCK_EVENT_NOT_MAPPED(POMP_Init_lock_event)
-LOCK_EVENT_NOT_MAPPED(POMP_Destroy_lock_event)
-LOCK_EVENT_NOT_MAPPED(POMP_Init_nest_lock_event)
-LOCK_EVENT_NOT_MAPPED(POMP_Destroy_nest_lock_event)
-
-#define LOCK_ACQUIRE(name, kind)                                               \
+#define LOCK_EVENT(name, call)                                                 \
   EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
                       const void *lock_id, const char ctc[]) {                 \
     (void)thread_id;                                                           \
     FIRST_EVENT(handle, ctc);                                                  \
-    bridge_mutex_acquire(kind, 0, LOCK_WAIT_ID(lock_id), CODEPTR);             \
+    call;                                                                      \
     return POMP_SUCCESS;                                                       \
   }
-LOCK_ACQUIRE(POMP_Set_lock_enter, ompt_mutex_lock)
-LOCK_ACQUIRE(POMP_Set_nest_lock_enter, ompt_mutex_nest_lock)
+LOCK_EVENT(POMP_Init_lock_event,
+           bridge_lock_init(ompt_mutex_lock, 0, lock_id, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Init_nest_lock_event,
+           bridge_lock_init(ompt_mutex_nest_lock, 0, lock_id, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Destroy_lock_event,
+           bridge_lock_destroy(ompt_mutex_lock, lock_id, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Destroy_nest_lock_event,
+           bridge_lock_destroy(ompt_mutex_nest_lock, lock_id, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Set_lock_enter,
+           bridge_lock_acquire(ompt_mutex_lock, lock_id, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Set_nest_lock_enter,
+           bridge_lock_acquire(ompt_mutex_nest_lock, lock_id, CODEPTR, FRAME))
+/* The single-event form: acquired, with no wait observed before it. */
+LOCK_EVENT(POMP_Set_lock_event, bridge_lock_acquired(ompt_mutex_lock, lock_id,
+                                                     1, 0, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Set_nest_lock_event,
+           bridge_lock_acquired(ompt_mutex_nest_lock, lock_id, 1, 0, CODEPTR,
+                                FRAME))
+LOCK_EVENT(POMP_Unset_lock_event,
+           bridge_lock_release(ompt_mutex_lock, lock_id, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Unset_nest_lock_event,
+           bridge_lock_release(ompt_mutex_nest_lock, lock_id, CODEPTR, FRAME))
 
-#define LOCK_ACQUIRED(name, kind)                                              \
+#define LOCK_EXIT(name, kind)                                                  \
   EXPORT int32_t name(POMP_Handle_t handle, int32_t thread_id,                 \
                       const void *lock_id) {                                   \
     (void)thread_id;                                                           \
     LATER_EVENT(handle);                                                       \
-    bridge_mutex_acquired(kind, LOCK_WAIT_ID(lock_id), CODEPTR);               \
+    bridge_lock_acquired(kind, lock_id, 1, 0, CODEPTR, FRAME);                 \
     return POMP_SUCCESS;                                                       \
   }
-LOCK_ACQUIRED(POMP_Set_lock_exit, ompt_mutex_lock)
-LOCK_ACQUIRED(POMP_Set_nest_lock_exit, ompt_mutex_nest_lock)
+LOCK_EXIT(POMP_Set_lock_exit, ompt_mutex_lock)
+LOCK_EXIT(POMP_Set_nest_lock_exit, ompt_mutex_nest_lock)
 
-/* The single-event form: acquired, with no wait observed before it. */
-#define LOCK_SET_EVENT(name, kind)                                             \
-  EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
-                      const void *lock_id, const char ctc[]) {                 \
-    (void)thread_id;                                                           \
-    FIRST_EVENT(handle, ctc);                                                  \
-    bridge_mutex_acquired(kind, LOCK_WAIT_ID(lock_id), CODEPTR);               \
-    return POMP_SUCCESS;                                                       \
-  }
-LOCK_SET_EVENT(POMP_Set_lock_event, ompt_mutex_lock)
-LOCK_SET_EVENT(POMP_Set_nest_lock_event, ompt_mutex_nest_lock)
-
-#define LOCK_RELEASE(name, kind)                                               \
-  EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
-                      const void *lock_id, const char ctc[]) {                 \
-    (void)thread_id;                                                           \
-    FIRST_EVENT(handle, ctc);                                                  \
-    bridge_mutex_released(kind, LOCK_WAIT_ID(lock_id), CODEPTR);               \
-    return POMP_SUCCESS;                                                       \
-  }
-LOCK_RELEASE(POMP_Unset_lock_event, ompt_mutex_lock)
-LOCK_RELEASE(POMP_Unset_nest_lock_event, ompt_mutex_nest_lock)
-
+/* Test: after the routine, so the attempt and its result come together.
+ * For a nest lock was_lock_set is the routine's result, the new nesting
+ * count. */
 #define LOCK_TEST(name, kind)                                                  \
   EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
                       const void *lock_id, int32_t was_lock_set,               \
                       const char ctc[]) {                                      \
     (void)thread_id;                                                           \
     FIRST_EVENT(handle, ctc);                                                  \
-    if (was_lock_set)                                                          \
-      bridge_mutex_acquired(kind, LOCK_WAIT_ID(lock_id), CODEPTR);             \
+    bridge_lock_acquire(kind, lock_id, CODEPTR, FRAME);                        \
+    bridge_lock_acquired(kind, lock_id, was_lock_set != 0,                     \
+                         kind == ompt_mutex_test_nest_lock ? was_lock_set : 0, \
+                         CODEPTR, FRAME);                                      \
     return POMP_SUCCESS;                                                       \
   }
 LOCK_TEST(POMP_Test_lock_event, ompt_mutex_test_lock)
@@ -501,3 +794,153 @@ API_EVENT(POMP_Set_dynamic_event)
 API_EVENT(POMP_Get_dynamic_event)
 API_EVENT(POMP_Set_nested_event)
 API_EVENT(POMP_Get_nested_event)
+
+/* ---- OpenMP API routine wrappers (seed section 3.4) --------------------------
+ * Each calls the routine of whichever OpenMP runtime the program uses
+ * (libgomp, or pompt's serial stubs), through a weak reference, and reports
+ * the Runtime-group events around it.  Without a tool, or when the handle
+ * cannot be resolved, the routine is still called.  Without any runtime the
+ * serial answers are given (one thread; locks that never block). */
+
+extern void omp_init_lock(void *) __attribute__((weak));
+extern void omp_init_lock_with_hint(void *, int) __attribute__((weak));
+extern void omp_destroy_lock(void *) __attribute__((weak));
+extern void omp_set_lock(void *) __attribute__((weak));
+extern void omp_unset_lock(void *) __attribute__((weak));
+extern int omp_test_lock(void *) __attribute__((weak));
+extern void omp_init_nest_lock(void *) __attribute__((weak));
+extern void omp_init_nest_lock_with_hint(void *, int) __attribute__((weak));
+extern void omp_destroy_nest_lock(void *) __attribute__((weak));
+extern void omp_set_nest_lock(void *) __attribute__((weak));
+extern void omp_unset_nest_lock(void *) __attribute__((weak));
+extern int omp_test_nest_lock(void *) __attribute__((weak));
+extern void omp_set_num_threads(int) __attribute__((weak));
+extern int omp_get_num_threads(void) __attribute__((weak));
+extern int omp_get_thread_num(void) __attribute__((weak));
+extern int omp_get_num_procs(void) __attribute__((weak));
+extern int omp_in_parallel(void) __attribute__((weak));
+extern void omp_set_dynamic(int) __attribute__((weak));
+extern int omp_get_dynamic(void) __attribute__((weak));
+extern void omp_set_nested(int) __attribute__((weak));
+extern int omp_get_nested(void) __attribute__((weak));
+
+/* Whether events are to be reported for this call site. */
+static inline int api_events(POMP_Handle_t *handle, const char *ctc) {
+  if (!bridge_active)
+    return 0;
+  return pomp_region_of(handle, ctc, NULL) != NULL;
+}
+
+#define API_LOCK_INIT(name, kind, routine)                                     \
+  EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock) {      \
+    if (routine)                                                               \
+      routine(lock);                                                           \
+    if (api_events(handle, ctc))                                               \
+      bridge_lock_init(kind, 0, lock, CODEPTR, FRAME);                         \
+  }
+API_LOCK_INIT(POMP_Api_omp_init_lock, ompt_mutex_lock, omp_init_lock)
+API_LOCK_INIT(POMP_Api_omp_init_nest_lock, ompt_mutex_nest_lock,
+              omp_init_nest_lock)
+
+#define API_LOCK_INIT_HINT(name, kind, routine, plain)                         \
+  EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock,        \
+                   int hint) {                                                 \
+    if (routine)                                                               \
+      routine(lock, hint);                                                     \
+    else if (plain)                                                            \
+      plain(lock);                                                             \
+    if (api_events(handle, ctc))                                               \
+      bridge_lock_init(kind, (unsigned)hint, lock, CODEPTR, FRAME);            \
+  }
+API_LOCK_INIT_HINT(POMP_Api_omp_init_lock_with_hint, ompt_mutex_lock,
+                   omp_init_lock_with_hint, omp_init_lock)
+API_LOCK_INIT_HINT(POMP_Api_omp_init_nest_lock_with_hint,
+                   ompt_mutex_nest_lock, omp_init_nest_lock_with_hint,
+                   omp_init_nest_lock)
+
+#define API_LOCK_DESTROY(name, kind, routine)                                  \
+  EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock) {      \
+    if (api_events(handle, ctc))                                               \
+      bridge_lock_destroy(kind, lock, CODEPTR, FRAME);                         \
+    if (routine)                                                               \
+      routine(lock);                                                           \
+  }
+API_LOCK_DESTROY(POMP_Api_omp_destroy_lock, ompt_mutex_lock, omp_destroy_lock)
+API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
+                 omp_destroy_nest_lock)
+
+#define API_LOCK_SET(name, kind, routine)                                      \
+  EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock) {      \
+    if (!api_events(handle, ctc)) {                                            \
+      if (routine)                                                             \
+        routine(lock);                                                         \
+      return;                                                                  \
+    }                                                                          \
+    bridge_lock_acquire(kind, lock, CODEPTR, FRAME);                           \
+    if (routine)                                                               \
+      routine(lock);                                                           \
+    bridge_lock_acquired(kind, lock, 1, 0, CODEPTR, FRAME);                    \
+  }
+API_LOCK_SET(POMP_Api_omp_set_lock, ompt_mutex_lock, omp_set_lock)
+API_LOCK_SET(POMP_Api_omp_set_nest_lock, ompt_mutex_nest_lock,
+             omp_set_nest_lock)
+
+/* The release is reported before the lock is released, while the thread
+ * still owns it (see Critical_end). */
+#define API_LOCK_UNSET(name, kind, routine)                                    \
+  EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock) {      \
+    if (api_events(handle, ctc))                                               \
+      bridge_lock_release(kind, lock, CODEPTR, FRAME);                         \
+    if (routine)                                                               \
+      routine(lock);                                                           \
+  }
+API_LOCK_UNSET(POMP_Api_omp_unset_lock, ompt_mutex_lock, omp_unset_lock)
+API_LOCK_UNSET(POMP_Api_omp_unset_nest_lock, ompt_mutex_nest_lock,
+               omp_unset_nest_lock)
+
+/* test: the attempt always, acquired only when the lock was taken. */
+EXPORT int POMP_Api_omp_test_lock(POMP_Handle_t *handle, const char ctc[],
+                                  void *lock) {
+  if (!api_events(handle, ctc))
+    return omp_test_lock ? omp_test_lock(lock) : 1;
+  bridge_lock_acquire(ompt_mutex_test_lock, lock, CODEPTR, FRAME);
+  int got = omp_test_lock ? omp_test_lock(lock) : 1;
+  bridge_lock_acquired(ompt_mutex_test_lock, lock, got != 0, 0, CODEPTR,
+                       FRAME);
+  return got;
+}
+
+EXPORT int POMP_Api_omp_test_nest_lock(POMP_Handle_t *handle,
+                                       const char ctc[], void *lock) {
+  if (!api_events(handle, ctc))
+    return omp_test_nest_lock ? omp_test_nest_lock(lock) : 1;
+  bridge_lock_acquire(ompt_mutex_test_nest_lock, lock, CODEPTR, FRAME);
+  int count = omp_test_nest_lock ? omp_test_nest_lock(lock) : 1;
+  bridge_lock_acquired(ompt_mutex_test_nest_lock, lock, count > 0, count,
+                       CODEPTR, FRAME);
+  return count;
+}
+
+/* The other routines: no OMPT callback exists for them; the handle is still
+ * initialised, so that a later tool-side use of the region is possible. */
+#define API_VOID(name, routine, type)                                          \
+  EXPORT void name(POMP_Handle_t *handle, const char ctc[], type value) {      \
+    (void)api_events(handle, ctc);                                             \
+    if (routine)                                                               \
+      routine(value);                                                          \
+  }
+#define API_INT(name, routine, serial)                                         \
+  EXPORT int name(POMP_Handle_t *handle, const char ctc[]) {                   \
+    (void)api_events(handle, ctc);                                             \
+    return routine ? routine() : (serial);                                     \
+  }
+API_VOID(POMP_Api_omp_set_num_threads, omp_set_num_threads, int)
+API_INT(POMP_Api_omp_get_num_threads, omp_get_num_threads, 1)
+API_INT(POMP_Api_omp_get_max_threads, omp_get_max_threads, 1)
+API_INT(POMP_Api_omp_get_thread_num, omp_get_thread_num, 0)
+API_INT(POMP_Api_omp_get_num_procs, omp_get_num_procs, 1)
+API_INT(POMP_Api_omp_in_parallel, omp_in_parallel, 0)
+API_VOID(POMP_Api_omp_set_dynamic, omp_set_dynamic, int)
+API_INT(POMP_Api_omp_get_dynamic, omp_get_dynamic, 0)
+API_VOID(POMP_Api_omp_set_nested, omp_set_nested, int)
+API_INT(POMP_Api_omp_get_nested, omp_get_nested, 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pomp_ctc.h"
+#include "bridge.h"
 #include "pomp_region.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -66,6 +67,20 @@ static const struct {
     {"hasCollapse", POMP_HAS_COLLAPSE},
 };
 
+/* The construct-type clause of cancel / cancellation point, as the CTC
+ * attribute constructType= carries it. */
+static int cancel_construct(const char *value) {
+  if (!strcmp(value, "parallel"))
+    return ompt_cancel_parallel;
+  if (!strcmp(value, "sections"))
+    return ompt_cancel_sections;
+  if (!strcmp(value, "for") || !strcmp(value, "do") || !strcmp(value, "loop"))
+    return ompt_cancel_loop;
+  if (!strcmp(value, "taskgroup"))
+    return ompt_cancel_taskgroup;
+  return 0;
+}
+
 static int on_attribute(const char *key, size_t key_len, const char *value,
                         size_t value_len, void *arg) {
   struct pomp_region *r = arg;
@@ -74,6 +89,9 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
       if (strlen(kind_names[k]) == value_len &&
           !memcmp(kind_names[k], value, value_len))
         r->kind = (pomp_region_kind_t)k;
+    if (!strcmp(value, "cancellation_point") ||
+        !strcmp(value, "cancellation point"))
+      r->kind = POMP_REGION_CANCELLATION_POINT;
   } else if (key_is(key, key_len, "file")) {
     free(r->file);
     r->file = dup_n(value, value_len);
@@ -89,6 +107,11 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
     r->schedule = dup_n(value, value_len);
   } else if (key_is(key, key_len, "chunk")) {
     r->chunk = strtoll(value, NULL, 10);
+  } else if (key_is(key, key_len, "hint")) {
+    r->hint = (unsigned)strtoul(value, NULL, 0);
+  } else if (key_is(key, key_len, "constructType") ||
+             key_is(key, key_len, "construct")) {
+    r->cancel_flags = cancel_construct(value);
   } else {
     for (size_t k = 0; k < sizeof flag_keys / sizeof flag_keys[0]; k++)
       if (key_is(key, key_len, flag_keys[k].key) && value_len > 0 &&
@@ -175,6 +198,10 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
     return NULL;
   }
   r->loop_work = loop_work_type(r->schedule);
+  if ((r->kind == POMP_REGION_CANCEL ||
+       r->kind == POMP_REGION_CANCELLATION_POINT) &&
+      !r->cancel_flags && r->name)
+    r->cancel_flags = cancel_construct(r->name);
   pthread_mutex_lock(&registry_lock);
   struct pomp_region *existing =
       handle ? __atomic_load_n(handle, __ATOMIC_ACQUIRE) : find_by_ctc(ctc);
@@ -190,9 +217,36 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
   r->ctc = ctc;
   r->id = ++region_count;
   r->next = regions;
-  regions = r;
+  /* Published with release: pompt_region_info walks the list without the
+   * lock. */
+  __atomic_store_n(&regions, r, __ATOMIC_RELEASE);
   if (handle)
     __atomic_store_n(handle, r, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&registry_lock);
   return r;
+}
+
+/* pompt_region_info: an implementation-specific entry point (found through
+ * the OMPT lookup function) that gives a tool the CTC string of the
+ * construct a codeptr_ra belongs to: source file, lines, construct type and
+ * clauses, without debug information.  Lock-free: regions are never freed
+ * and are published with release stores. */
+static int region_info(const void *codeptr, const char **ctc) {
+  if (!codeptr)
+    return 0;
+  for (struct pomp_region *r = __atomic_load_n(&regions, __ATOMIC_ACQUIRE); r;
+       r = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE))
+    for (int k = 0; k < POMP_REGION_SITES; k++)
+      if (__atomic_load_n(&r->sites[k], __ATOMIC_RELAXED) == codeptr) {
+        if (ctc)
+          *ctc = r->ctc;
+        return r->ctc != NULL;
+      }
+  return 0;
+}
+
+/* Before the bridge's constructor starts the tool, whose initialize may
+ * look the entry point up. */
+__attribute__((constructor(101))) static void register_region_info(void) {
+  bridge_register_entry("pompt_region_info", (ompt_interface_fn_t)region_info);
 }

@@ -31,7 +31,17 @@
   X(FLUSH, "flush")                                                            \
   X(FUNCTION, "function")                                                      \
   X(USERREGION, "region")                                                      \
-  X(RUNTIME, "runtime")
+  X(RUNTIME, "runtime")                                                        \
+  X(TASK, "task")                                                              \
+  X(TASKWAIT, "taskwait")                                                      \
+  X(TASKGROUP, "taskgroup")                                                    \
+  X(TASKYIELD, "taskyield")                                                    \
+  X(TASKLOOP, "taskloop")                                                      \
+  X(MASKED, "masked")                                                          \
+  X(SCOPE, "scope")                                                            \
+  X(CANCEL, "cancel")                                                          \
+  X(CANCELLATION_POINT, "cancellationpoint")                                   \
+  X(ERROR, "error")
 
 typedef enum pomp_region_kind {
 #define X(id, text) POMP_REGION_##id,
@@ -52,6 +62,12 @@ enum pomp_region_flag {
   POMP_HAS_COLLAPSE = 1u << 9,
 };
 
+/* Sites: the construct's first event, its implicit barrier (or the end of a
+ * parallel region's block), the begin of a single's block (the executing
+ * thread's work callback) and the exit of a single (the others'). */
+#define POMP_REGION_SITES 4
+enum { POMP_SITE_FIRST, POMP_SITE_BARRIER, POMP_SITE_BEGIN, POMP_SITE_EXIT };
+
 struct pomp_region {
   pomp_region_kind_t kind;
   unsigned flags; /* enum pomp_region_flag */
@@ -62,10 +78,15 @@ struct pomp_region {
   int64_t chunk;  /* -1 when not a literal */
   ompt_work_t loop_work; /* the OMPT work type of a loop */
   ompt_wait_id_t wait_id; /* critical: one id per name */
+  int cancel_flags;       /* cancel: ompt_cancel_parallel, _sections, ... */
+  unsigned hint;          /* critical: the hint clause's value (CTC hint=) */
   uint64_t id;            /* 1, 2, ... in registration order */
   const char *ctc;        /* the string it was made from (not owned) */
   POMP_Team_t *_Atomic seed_team; /* seed-style parallel events only */
-  struct pomp_region *next;
+  /* Return addresses of the calls whose codeptr_ra reaches tools, recorded
+   * at their first execution (see pompt_region_info). */
+  const void *sites[POMP_REGION_SITES];
+  struct pomp_region *_Atomic next;
 };
 
 /* Creates the region for *handle from ctc unless *handle is set already;
@@ -84,6 +105,15 @@ static inline struct pomp_region *pomp_region_of(POMP_Handle_t *handle,
   if (__builtin_expect(r != 0, 1))
     return r;
   return pomp_region_init(handle, ctc, status);
+}
+
+/* Record codeptr as the region's site `slot` the first time it is seen: one
+ * load and a branch afterwards. */
+static inline void pomp_region_site(struct pomp_region *r, int slot,
+                                    const void *codeptr) {
+  if (__builtin_expect(
+          __atomic_load_n(&r->sites[slot], __ATOMIC_RELAXED) == 0, 0))
+    __atomic_store_n(&r->sites[slot], codeptr, __ATOMIC_RELAXED);
 }
 
 const char *pomp_region_kind_name(pomp_region_kind_t kind);

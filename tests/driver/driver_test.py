@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end tests of pomp-cc and pomp-link.
 
-    driver_test.py --pomp-cc PATH --pomp-link PATH --cc CC [--cxx CXX] CASE
+    driver_test.py --pomp-cc PATH --pomp-link PATH --cc CC [--cxx CXX]
+                   [--check-tool LIB] [--print-tool LIB] CASE
 
 Every case builds small programs in a fresh directory (sources in src/,
 outputs in build/) with TMPDIR pointing into it, so that leftovers of the
@@ -9,6 +10,7 @@ drivers are seen.  Exit status: 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
+import glob
 import os
 import re
 import shutil
@@ -178,6 +180,9 @@ class Env:
         self.env["TMPDIR"] = self.tmp
         self.env["OMP_NUM_THREADS"] = "2"
         self.env.pop("POMPT_KEEP", None)
+        # meson test points LD_LIBRARY_PATH at the build tree, which would
+        # hide what the programs' own run paths find.
+        self.env.pop("LD_LIBRARY_PATH", None)
         self.cc = opts.cc
 
     def write(self, name, text):
@@ -618,6 +623,772 @@ def case_timing(t):
                                                       pomp * 1e3))
 
 
+# ---- more sources ---------------------------------------------------------------
+
+FLAGS_MAIN_C = r"""
+#include <stdio.h>
+#include <omp.h>
+#include "quote.h"
+#include <sys_only.h>
+#include "plain.h"
+#ifdef UNDEFINED_BY_U
+#error "-U did not reach the preprocessor"
+#endif
+int helper_cc(int);   /* C++, extern "C" */
+int from_object(int); /* a separately compiled object */
+int from_archive(int);
+int from_txt(int);    /* compiled with -x c */
+int main(void) {
+  int hits = 0;
+#pragma omp parallel reduction(+ : hits) num_threads(2)
+  hits += FORCED + QUOTE + SYS + PLAIN;
+  printf("hits=%d str=%s msg=%s std=%ld cc=%d obj=%d ar=%d txt=%d\n", hits,
+         STR, MSG, (long)__STDC_VERSION__, helper_cc(2), from_object(3),
+         from_archive(4), from_txt(5));
+  return 0;
+}
+"""
+
+FLAGS_HELPER_CC = r"""
+extern "C" int helper_cc(int x) {
+  int r = 0;
+#pragma omp parallel for reduction(+ : r) num_threads(2)
+  for (int i = 0; i < x; i++)
+    r += 1;
+  return r;
+}
+"""
+
+FLAGS_OBJ_C = r"""
+int from_object(int x) {
+  int r = 0;
+#pragma omp parallel reduction(+ : r) num_threads(2)
+  r += x;
+  return r / 2;
+}
+"""
+
+FLAGS_AR_C = r"""
+int from_archive(int x) {
+  int r = 0;
+#pragma omp parallel for reduction(+ : r) num_threads(2)
+  for (int i = 0; i < x; i++)
+    r += 1;
+  return r;
+}
+"""
+
+FLAGS_TXT = r"""
+int from_txt(int x) {
+  int r = 0;
+#pragma omp parallel reduction(+ : r) num_threads(2)
+  r += x;
+  return r / 2;
+}
+"""
+
+# Every kind of construct the instrumenter handles, once each, for the
+# serial-stub comparison.
+ALL_CONSTRUCTS_C = r"""
+#include <omp.h>
+#include <stdio.h>
+int main(void) {
+  long sum = 0;
+  int single = 0, crit = 0, sec = 0, master = 0;
+#pragma omp parallel
+  {
+#pragma omp for reduction(+ : sum) schedule(dynamic, 4)
+    for (int i = 0; i < 100; i++)
+      sum += i;
+#pragma omp single
+    single++;
+#pragma omp critical
+    crit++;
+#pragma omp barrier
+#pragma omp master
+    master++;
+#pragma omp sections
+    {
+#pragma omp section
+      sec += 1;
+#pragma omp section
+      sec += 2;
+    }
+  }
+#pragma omp parallel for reduction(+ : sum)
+  for (int i = 0; i < 10; i++)
+    sum += i;
+#pragma omp parallel sections
+  {
+#pragma omp section
+    sec += 4;
+  }
+  printf("sum=%ld single=%d crit=%d sec=%d master=%d threads=%d\n", sum,
+         single, crit, sec, master, omp_get_max_threads());
+  return 0;
+}
+"""
+
+PLUGIN_C = r"""
+#include <stddef.h>
+int plugin_sum(int n) {
+  int s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; i++)
+    s += i;
+  return s;
+}
+int plugin_count(void) {
+  int c = 0;
+#pragma omp parallel
+  {
+#pragma omp critical
+    c++;
+  }
+  return c;
+}
+/* Whether the handles of the unit's three constructs are set.  pompt_h_<N>
+ * are the handles pomp-instr declares before the unit's own text
+ * (doc/instrumentation.md, "Names"). */
+int plugin_ready(void) {
+  return pompt_h_1 != NULL && pompt_h_2 != NULL && pompt_h_3 != NULL;
+}
+"""
+
+HOST_C = r"""
+#include <dlfcn.h>
+#include <stdio.h>
+static int run(const char *path, int round) {
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    fprintf(stderr, "dlopen: %s\n", dlerror());
+    return 1;
+  }
+  int (*ready)(void) = (int (*)(void))dlsym(h, "plugin_ready");
+  int (*sum)(int) = (int (*)(int))dlsym(h, "plugin_sum");
+  int (*count)(void) = (int (*)(void))dlsym(h, "plugin_count");
+  if (!ready || !sum || !count) {
+    fprintf(stderr, "dlsym: %s\n", dlerror());
+    return 1;
+  }
+  int before = ready();
+  int s = sum(100), c = count();
+  printf("round=%d before=%d sum=%d count=%d after=%d\n", round, before, s,
+         c, ready());
+  return dlclose(h);
+}
+int main(int argc, char **argv) {
+  int hits = 0;
+#ifndef NO_HOST_CONSTRUCT
+#pragma omp parallel reduction(+ : hits)
+  hits++;
+#endif
+  if (argc < 2)
+    return 2;
+  if (run(argv[1], 1) != 0 || run(argv[1], 2) != 0)
+    return 1;
+  printf("hits=%d\n", hits);
+  return 0;
+}
+"""
+
+
+def lazy_source(rounds):
+    """Constructs that all threads of a team meet for the first time at the
+    same moment (they line up in a spin loop written without OpenMP)."""
+    out = [r"""
+#include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+static atomic_int arrived[%d];
+static void line_up(int k) {
+  int n = omp_get_num_threads();
+  atomic_fetch_add(&arrived[k], 1);
+  while (atomic_load(&arrived[k]) < n)
+    sched_yield();
+}
+int main(void) {
+  long total = 0;
+  int crit = 0, named = 0, singles = 0, sec1 = 0, sec2 = 0;
+#pragma omp parallel
+  {
+""" % (6 * rounds)]
+    for r in range(rounds):
+        k = 6 * r
+        out.append(r"""
+    line_up(%d);
+#pragma omp for reduction(+ : total)
+    for (int i = 0; i < 100; i++)
+      total += i;
+    line_up(%d);
+#pragma omp critical
+    crit++;
+    line_up(%d);
+#pragma omp single
+    singles++;
+    line_up(%d);
+#pragma omp barrier
+    line_up(%d);
+#pragma omp sections
+    {
+#pragma omp section
+      sec1++;
+#pragma omp section
+      sec2++;
+    }
+    line_up(%d);
+#pragma omp critical(lazy_named)
+    named++;
+""" % (k, k + 1, k + 2, k + 3, k + 4, k + 5))
+    out.append(r"""
+  }
+  printf("total=%ld crit=%d named=%d singles=%d sec=%d,%d\n", total, crit,
+         named, singles, sec1, sec2);
+  return 0;
+}
+""")
+    return "".join(out)
+
+
+# ---- helpers ------------------------------------------------------------------
+
+def tool_counts(t, args, tool, threads, env=None, cwd=None):
+    """Runs args under an OMPT tool; returns (stdout, stderr, counts) from
+    the check tool's "check: counts" or the print tool's "ompt: summary"."""
+    e = {"OMP_NUM_THREADS": str(threads), "OMP_TOOL_LIBRARIES": tool}
+    if env:
+        e.update(env)
+    p = t.run(args, env=e, cwd=cwd)
+    m = re.search(r"^(?:check: counts|ompt: summary) (.*)$", p.stderr, re.M)
+    check(m, "no counts from the tool; stderr:\n%s" % p.stderr[-3000:])
+    check("check: ERROR" not in p.stderr,
+          "the check tool found errors:\n%s" % p.stderr[-3000:])
+    counts = {k: int(v) for k, v in
+              (kv.split("=", 1) for kv in m.group(1).split())}
+    return p.stdout, p.stderr, counts
+
+
+def need_tool(t, which):
+    path = getattr(t.opts, which)
+    if not path or not os.path.exists(path):
+        print("no --%s (%s); skipped" % (which.replace("_", "-"), path))
+        raise SystemExit(SKIP)
+    return path
+
+
+def build_root():
+    root = os.environ.get("POMPT_BUILD_ROOT")
+    if not root or not os.path.exists(os.path.join(root, "libpompt.so")):
+        print("POMPT_BUILD_ROOT does not hold libpompt.so; skipped")
+        raise SystemExit(SKIP)
+    return root
+
+
+def fake_program(t, name, script):
+    """An executable shell script bin/<name>; returns the bin folder."""
+    d = os.path.join(t.root, "bin")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + script)
+    os.chmod(path, 0o755)
+    return d
+
+
+# ---- more cases ------------------------------------------------------------
+
+def case_flags(t):
+    """Preprocessor flags, quoting, -x, mixed inputs, unknown flags: the
+    program behaves as the plain compiler's build of the same command."""
+    if not t.opts.cxx:
+        print("no C++ compiler; skipped")
+        raise SystemExit(SKIP)
+    main = t.write("main.c", FLAGS_MAIN_C)
+    helper = t.write("helper.cc", FLAGS_HELPER_CC)
+    t.write("inc/forced.h", "#define FORCED 1\n")
+    t.write("q/quote.h", "#define QUOTE 10\n")
+    t.write("sys/sys_only.h", "#define SYS 100\n")
+    t.write("i/plain.h", "#define PLAIN 1000\n")
+    txt = t.write("prog.txt", FLAGS_TXT)
+    objsrc = t.write("obj.c", FLAGS_OBJ_C)
+    arsrc = t.write("ar.c", FLAGS_AR_C)
+    for d in ("plain", "pomp"):
+        os.mkdir(os.path.join(t.build, d))
+    rsp = os.path.join(t.build, "flags.rsp")
+    with open(rsp, "w") as f:
+        f.write("-DMSG='\"x y\"' -iquote %s\n" % os.path.join(t.src, "q"))
+
+    def build(driver, d):
+        cwd = os.path.join(t.build, d)
+        t.run(driver + [t.cc, "-fopenmp", "-O2", "-c", objsrc, "-o", "obj.o"],
+              cwd=cwd)
+        t.run(driver + [t.cc, "-fopenmp", "-fPIC", "-c", arsrc, "-o",
+                        "ar.o"], cwd=cwd)
+        t.run(["ar", "rcs", "libarch.a", "ar.o"], cwd=cwd)
+        t.run(driver + [
+            t.cc, "-o", "prog", "-fopenmp", "-O2", "-g3", "-pipe",
+            "-fno-strict-aliasing", "-fdiagnostics-color=never",
+            "-fstack-protector-strong", "-ffunction-sections",
+            "-Wall", "-std=gnu11", "-D_FORTIFY_SOURCE=2",
+            "-include", os.path.join(t.src, "inc", "forced.h"),
+            "-isystem", os.path.join(t.src, "sys"),
+            "-I" + os.path.join(t.src, "i"), "-DUNDEFINED_BY_U=1",
+            "-UUNDEFINED_BY_U",
+            "-DSTR=\"a b\"", "@" + rsp,
+            main, helper, "-x", "c", txt, "-x", "none", "obj.o",
+            "-L.", "-larch", "-lm", "-Wl,--gc-sections,-O1",
+            "-Wl,--as-needed", "-lstdc++"], cwd=cwd)
+        return t.run(["./prog"], cwd=cwd).stdout
+
+    want = build([], "plain")
+    got = build([t.opts.pomp_cc], "pomp")
+    check(got == want, "output %r, plain compiler %r" % (got, want))
+    check(got.startswith("hits=2222 str=a b msg=x y std=201112 cc=2 obj=3 "
+                         "ar=4 txt=5"), "unexpected output %r" % got)
+    inits = init_functions(t.nm(os.path.join(t.build, "pomp", "prog")))
+    check(len(inits) == 5, "expected 5 instrumented units in the program "
+          "(main, helper, prog.txt, object, archive member): %s"
+          % sorted(inits))
+    # -c with several sources writes one object each, all instrumented.
+    cwd = os.path.join(t.build, "pomp")
+    t.pomp_cc(t.cc, "-fopenmp", "-c", objsrc, arsrc, cwd=cwd)
+    for obj in ("obj.o", "ar.o"):
+        check(init_functions(t.nm(os.path.join(cwd, obj))),
+              "%s is not instrumented" % obj)
+    t.check_tmp_empty()
+
+
+def case_names(t):
+    """pomp-cc writes the files the plain compiler writes, by the same
+    names, for many command lines."""
+    src = t.write("x.c", WORK_C)
+    main = t.write("main.c", MAIN_C)
+    commands = [
+        ["-c", src],
+        ["-c", src, "-o", "out/obj.o"],
+        ["-S", src],
+        ["-S", src, "-o", "out/x.s"],
+        ["-c", src, main],
+        ["-MD", "-c", src],
+        ["-MMD", "-c", src, "-o", "out/y.o"],
+        ["-MD", "-MF", "out/z.dep", "-c", src],
+        ["-MD", src, main, "-o", "out/prog"],
+        ["-MMD", src, main],
+        ["--coverage", "-c", src, "-o", "out/cov.o"],
+        ["--coverage", src, main, "-o", "out/covprog"],
+        ["-gsplit-dwarf", "-g", "-c", src, "-o", "out/split.o"],
+        ["-gsplit-dwarf", "-g", src, main, "-o", "out/splitprog"],
+        ["-fstack-usage", "-c", src, "-o", "out/su.o"],
+        ["-E", src, "-o", "out/pre.i"],
+        ["-M", src, "-MF", "out/m.d"],
+        ["-save-temps", "-c", src],
+        ["-save-temps", "-c", src, "-o", "out/y.o"],
+        ["-save-temps", src, main, "-o", "out/prog"],
+        ["-save-temps=obj", "-c", src, "-o", "out/z.o"],
+    ]
+    for n, args in enumerate(commands):
+        results = {}
+        for who in ("plain", "pomp"):
+            d = os.path.join(t.build, "%d-%s" % (n, who))
+            os.makedirs(os.path.join(d, "out"))
+            driver = [t.opts.pomp_cc] if who == "pomp" else []
+            t.run(driver + [t.cc, "-fopenmp"] + args, cwd=d)
+            results[who] = sorted(os.path.relpath(os.path.join(r, f), d)
+                                  for r, _, fs in os.walk(d) for f in fs)
+        check(results["pomp"] == results["plain"],
+              "%s: pomp-cc wrote %s, the compiler %s"
+              % (" ".join(args), results["pomp"], results["plain"]))
+    # The dependency files name the same target and files, and pomp.h (a
+    # dependency indeed: the objects must be rebuilt when it changes) with
+    # the system headers it includes.
+    for n in (5, 6, 8, 9):
+        for f in glob.glob(os.path.join(t.build, "%d-pomp" % n, "**", "*.d"),
+                           recursive=True):
+            plain = f.replace("%d-pomp" % n, "%d-plain" % n)
+            target, prereqs = read_deps(f)
+            ptarget, pprereqs = read_deps(plain)
+            what = os.path.relpath(f, t.build)
+            check(target == ptarget and prereqs[0] == pprereqs[0],
+                  "%s: %s: %s, the compiler's %s: %s" % (what, target,
+                                                         prereqs[0], ptarget,
+                                                         pprereqs[0]))
+            extra = set(prereqs) - set(pprereqs)
+            check(set(pprereqs) <= set(prereqs)
+                  and all(p.endswith("/pomp.h") or p.startswith("/usr/")
+                          for p in extra),
+                  "%s: missing %s, extra %s" % (what,
+                                                set(pprereqs) - set(prereqs),
+                                                extra))
+    t.check_tmp_empty()
+
+
+def case_clang(t):
+    """clang as the compiler: LLVM's libomp has native OMPT, libpompt
+    stands down, the program builds and runs and the tool sees it."""
+    cc = shutil.which("clang-14")
+    cxx = shutil.which("clang++-14")
+    if not cc or not cxx:
+        print("clang-14 not found; skipped")
+        raise SystemExit(SKIP)
+    tool = need_tool(t, "print_tool")
+    main = t.write("main.c", MAIN_C)
+    work = t.write("work.c", WORK_C)
+    t.pomp_cc("clang-14", "-fopenmp", "-O2", main, work, "-o", "prog")
+    out, err, counts = tool_counts(t, ["./prog"], tool, 2,
+                                   env={"OMP_TOOL_VERBOSE_INIT": "stderr"})
+    check(out == "hits=2 work=4950\n", "output %r" % out)
+    check(counts.get("parallel_begin") == 2, "counts: %s" % counts)
+    check(len(init_functions(t.nm("prog"))) == 2, "not instrumented")
+    ldd = t.run(["ldd", "prog"]).stdout
+    check("libomp" in ldd and "libgomp" not in ldd,
+          "clang's program does not run on libomp:\n%s" % ldd)
+    # C++, a shared library, separate compile and link
+    lib = t.write("shlib.cc", "extern \"C\" " + SHLIB_C.strip() + "\n")
+    t.pomp_cc("clang++-14", "-fopenmp", "-fPIC", "-shared", lib, "-o",
+              "libsh.so")
+    t.pomp_cc("clang-14", "-fopenmp", "-c", t.write("shmain.c", SHMAIN_C))
+    t.pomp_cc("clang-14", "-fopenmp", "shmain.o", "-L.", "-lsh",
+              "-Wl,-rpath,$ORIGIN", "-o", "shprog")
+    out, _, counts = tool_counts(t, ["./shprog"], tool, 2)
+    check(out == "v=2 shlib=4\n", "output %r" % out)
+    check(counts.get("parallel_begin") == 2, "counts: %s" % counts)
+    t.check_tmp_empty()
+
+
+def case_lazy(t):
+    """Linked without pomp-link (plain compiler, -lpompt): handles are
+    initialised on first use, also when every thread of a team meets a
+    construct for the first time at once."""
+    tool = need_tool(t, "check_tool")
+    root = build_root()
+    rounds = 4
+    src = t.write("lazy.c", lazy_source(rounds))
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-c", src, "-o", "lazy.o")
+    t.run([t.cc, "-fopenmp", "lazy.o", "-o", "lazy", "-L" + root,
+           "-Wl,--no-as-needed", "-lpompt", "-Wl,-rpath," + root])
+    syms = t.nm("lazy")
+    check("POMP_Init_Handles" not in syms and "pompt_init_handles" not in syms,
+          "the program was linked with an init unit")
+    r = rounds
+    for n in (2, 4, 8):
+        expect = {
+            "thread_begin": n, "parallel_begin": 1, "implicit_task_begin": n,
+            "work_loop": r * n, "work_sections": r * n,
+            "dispatch_section": 2 * r, "work_single_executor": r,
+            "work_single_other": r * (n - 1), "barrier_explicit": r * n,
+            "barrier_implicit_workshare": 3 * r * n,
+            "barrier_implicit_parallel": n, "mutex_acquire": 2 * r * n,
+            "mutex_acquired": 2 * r * n, "mutex_released": 2 * r * n,
+        }
+        for _ in range(3):
+            out, _, counts = tool_counts(t, ["./lazy"], tool, n)
+            check(out == "total=%d crit=%d named=%d singles=%d sec=%d,%d\n"
+                  % (4950 * r, r * n, r * n, r, r, r), "output %r" % out)
+            bad = {k: (counts.get(k), v) for k, v in expect.items()
+                   if counts.get(k) != v}
+            check(not bad, "%d threads: counts (got, expected): %s"
+                  % (n, bad))
+    t.check_tmp_empty()
+
+
+def case_dlopen(t):
+    """A plugin built with pomp-cc -shared registers its handles when it is
+    loaded with dlopen (its init unit's constructor), before any of its
+    constructs runs; one linked without pomp-link initialises them on first
+    use.  Loaded twice, with dlclose in between."""
+    tool = need_tool(t, "print_tool")
+    root = build_root()
+    plugin = t.write("plugin.c", PLUGIN_C)
+    host = t.write("host.c", HOST_C)
+    t.pomp_cc(t.cc, "-fopenmp", "-fPIC", "-shared", plugin, "-o",
+              "libplugin.so")
+    t.pomp_cc(t.cc, "-fopenmp", "-fPIC", "-c", plugin, "-o", "plugin.o")
+    t.run([t.cc, "-shared", "plugin.o", "-o", "liblazy.so", "-L" + root,
+           "-lpompt", "-Wl,-rpath," + root])
+    t.pomp_cc(t.cc, "-fopenmp", host, "-o", "host", "-ldl")
+    for lib, before in (("libplugin.so", 1), ("liblazy.so", 0)):
+        out, _, counts = tool_counts(t, ["./host", "./" + lib], tool, 3)
+        want = "".join("round=%d before=%d sum=4950 count=3 after=1\n"
+                       % (r, before) for r in (1, 2)) + "hits=3\n"
+        check(out == want, "%s: output %r, expected %r" % (lib, out, want))
+        # host: 1, plugin: 2 per round
+        check(counts.get("parallel_begin") == 5, "%s: counts %s"
+              % (lib, counts))
+        check(counts.get("mutex_acquired") == 6, "%s: counts %s"
+              % (lib, counts))
+    t.check_tmp_empty()
+
+
+def case_dlopen_plain_host(t):
+    """A plugin built with pomp-cc, loaded by a program that was not (so
+    libpompt arrives with the plugin, after the program started)."""
+    tool = need_tool(t, "print_tool")
+    plugin = t.write("plugin.c", PLUGIN_C)
+    host = t.write("host.c", HOST_C)
+    t.pomp_cc(t.cc, "-fopenmp", "-fPIC", "-shared", plugin, "-o",
+              "libplugin.so")
+    t.run([t.cc, "-fopenmp", "-DNO_HOST_CONSTRUCT", host, "-o", "host",
+           "-ldl"])
+    out, err, counts = tool_counts(t, ["./host", "./libplugin.so"], tool, 3)
+    want = "".join("round=%d before=1 sum=4950 count=3 after=1\n" % r
+                   for r in (1, 2)) + "hits=0\n"
+    check(out == want, "output %r, expected %r" % (out, want))
+    check(counts.get("parallel_begin") == 4, "counts %s" % counts)
+    t.check_tmp_empty()
+
+
+def case_serial_tool(t):
+    """Without -fopenmp (runtime stubs), the tool sees what ran: teams of
+    one, with the same callbacks as an OpenMP build run by one thread."""
+    tool = need_tool(t, "check_tool")
+    src = t.write("all.c", ALL_CONSTRUCTS_C)
+    t.pomp_cc(t.cc, "-O2", "-Wno-unknown-pragmas", src, "-o", "serial")
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", src, "-o", "parallel")
+    ldd = t.run(["ldd", "serial"]).stdout
+    check("libpompt-stubs" in ldd and "gomp" not in ldd,
+          "the serial program does not use the stubs:\n%s" % ldd)
+    # OMP_NUM_THREADS has no effect on a serial program.
+    s_out, _, s_counts = tool_counts(t, ["./serial"], tool, 4)
+    p_out, _, p_counts = tool_counts(t, ["./parallel"], tool, 1)
+    check(s_out == "sum=4995 single=1 crit=1 sec=7 master=1 threads=1\n",
+          "serial output %r" % s_out)
+    check(s_out == p_out, "serial %r, one-thread OpenMP %r" % (s_out, p_out))
+    expect = {"thread_begin": 1, "thread_end": 1, "parallel_begin": 3,
+              "parallel_end": 3, "implicit_task_begin": 3,
+              "implicit_task_end": 3, "initial_task_begin": 1,
+              "work_loop": 2, "work_sections": 2, "dispatch_section": 3,
+              "work_single_executor": 1, "work_single_other": 0,
+              "masked": 1, "barrier_explicit": 1, "mutex_acquired": 1}
+    bad = {k: (s_counts.get(k), v) for k, v in expect.items()
+           if s_counts.get(k) != v}
+    check(not bad, "serial counts (got, expected): %s" % bad)
+    check(s_counts == p_counts, "serial counts %s\none-thread OpenMP counts "
+          "%s" % (s_counts, p_counts))
+    t.check_tmp_empty()
+
+
+def case_errors(t):
+    """Failures: the underlying message, the failing step's exit status,
+    no output left, nothing else touched."""
+    ok = t.write("ok.c", WORK_C)
+    # an existing output survives every failed attempt
+    t.pomp_cc(t.cc, "-fopenmp", "-c", ok, "-o", "keep.o")
+    st = os.stat(os.path.join(t.build, "keep.o"))
+
+    def unchanged():
+        st2 = os.stat(os.path.join(t.build, "keep.o"))
+        check((st.st_ino, st.st_mtime_ns) == (st2.st_ino, st2.st_mtime_ns),
+              "the existing output was touched")
+        check(sorted(os.listdir(t.build)) == ["keep.o"],
+              "files left behind: %s" % os.listdir(t.build))
+        t.check_tmp_empty()
+
+    # the instrumenter fails: its message and its status
+    bindir = fake_program(t, "fake-instr",
+                          "echo 'fake-instr: cannot rewrite' >&2\nexit 3\n")
+    env = {"POMPT_INSTR": os.path.join(bindir, "fake-instr")}
+    p = t.pomp_cc(t.cc, "-fopenmp", "-c", ok, "-o", "keep.o", env=env,
+                  expect=None)
+    check(p.returncode == 3, "status %d, not the instrumenter's 3"
+          % p.returncode)
+    check("fake-instr: cannot rewrite" in p.stderr
+          and "instrumenting" in p.stderr, "message: %r" % p.stderr)
+    unchanged()
+    p = t.pomp_cc(t.cc, "-fopenmp", ok, "-o", "keep.o", env=env,
+                  expect=None)
+    check(p.returncode == 3, "link mode: status %d" % p.returncode)
+    unchanged()
+    # no instrumenter at all
+    p = t.pomp_cc(t.cc, "-fopenmp", "-c", ok, "-o", "keep.o",
+                  env={"POMPT_INSTR": "/nonexistent/pomp-instr"}, expect=None)
+    check(p.returncode == 127 and "POMPT_INSTR" in p.stderr,
+          "missing pomp-instr: %d %r" % (p.returncode, p.stderr))
+    unchanged()
+    # a compile error inside a construct: the compiler's own message
+    bad = t.write("bad.c", "int f(int n) {\n  int s = 0;\n"
+                  "#pragma omp parallel for reduction(+ : s)\n"
+                  "  for (int i = 0; i < n; i++)\n"
+                  "    s += undeclared_thing;\n  return s;\n}\n")
+    plain = t.run([t.cc, "-fopenmp", "-c", bad, "-o", "/dev/null"],
+                  expect=None)
+    p = t.pomp_cc(t.cc, "-fopenmp", "-c", bad, "-o", "keep.o", expect=None)
+    check(p.returncode == plain.returncode != 0,
+          "status %d, the compiler's %d" % (p.returncode, plain.returncode))
+    check(re.search(r"bad\.c:5:\d+: error: .*undeclared_thing", p.stderr),
+          "not the compiler's message: %r" % p.stderr)
+    check("pomp-cc: error" not in p.stderr,
+          "pomp-cc adds its own error to the compiler's: %r" % p.stderr)
+    unchanged()
+    # a preprocessing error
+    missing = t.write("missing.c", "#include \"not_there.h\"\nint x;\n")
+    p = t.pomp_cc(t.cc, "-fopenmp", "-c", missing, "-o", "keep.o",
+                  expect=None)
+    check(p.returncode == 1 and "not_there.h" in p.stderr,
+          "preprocessing error: %d %r" % (p.returncode, p.stderr))
+    unchanged()
+    # a link error: the linker's message, no program
+    main = t.write("main.c", MAIN_C)  # calls work(), which is missing
+    p = t.pomp_cc(t.cc, "-fopenmp", main, "-o", "prog", expect=None)
+    check(p.returncode == 1 and "undefined reference to `work'" in p.stderr,
+          "link error: %d %r" % (p.returncode, p.stderr))
+    unchanged()
+    # pompt's library missing
+    p = t.pomp_cc(t.cc, "-fopenmp", ok, main, "-o", "prog", expect=None,
+                  env={"POMPT_LIBDIR": "/nonexistent"})
+    check(p.returncode == 1 and "libpompt" in p.stderr
+          and "POMPT_LIBDIR" in p.stderr,
+          "missing libpompt: %d %r" % (p.returncode, p.stderr))
+    unchanged()
+    # pomp-cc's own usage errors
+    p = t.pomp_cc("--no-such-option", t.cc, "-c", ok, expect=None)
+    check(p.returncode == 2 and "--no-such-option" in p.stderr,
+          "unknown option: %d %r" % (p.returncode, p.stderr))
+    p = t.run([t.opts.pomp_link], expect=None)
+    check(p.returncode == 2 and "no compiler" in p.stderr,
+          "pomp-link without a compiler: %d %r" % (p.returncode, p.stderr))
+    unchanged()
+
+
+def case_pomp_link(t):
+    """pomp-link on its own; links that need nothing of pompt run
+    unchanged; a compiler launcher (ccache) before the compiler."""
+    main = t.write("main.c", MAIN_C)
+    work = t.write("work.c", WORK_C)
+    t.pomp_cc(t.cc, "-fopenmp", "-c", main, work)
+    t.run(["ar", "rcs", "libwork.a", "work.o"])
+    t.run([t.opts.pomp_link, t.cc, "-fopenmp", "main.o", "libwork.a", "-o",
+           "prog"])
+    check(t.run(["./prog"]).stdout == "hits=2 work=4950\n", "output")
+    check(len(init_functions(t.nm("prog"))) == 2, "init functions missing")
+    check("pomp-link (pompt) " in t.run([t.opts.pomp_link,
+                                         "--version"]).stdout, "--version")
+    check("usage: pomp-link" in t.run([t.opts.pomp_link, "--help"]).stdout,
+          "--help")
+    check("usage: pomp-cc" in t.pomp_cc("--help").stdout, "pomp-cc --help")
+    # Nothing instrumented and no OpenMP call: the compiler's own link (what
+    # build systems probe with -v sees no trace of pompt).
+    triv = t.write("triv.c", "int main(void) { return 0; }\n")
+    p = t.pomp_cc("--verbose", t.cc, "-fopenmp", triv, "-o", "triv")
+    check("-lpompt" not in p.stderr and "pompt_init" not in p.stderr,
+          "a link without constructs got pompt: %r" % p.stderr)
+    check("pompt" not in t.run(["ldd", "triv"]).stdout, "libpompt linked")
+    # ... but a serial program calling omp_ routines gets the stubs
+    ser = t.write("ser.c", "#include <omp.h>\n"
+                  "int main(void) { return omp_get_num_threads() - 1; }\n")
+    t.pomp_cc(t.cc, ser, "-o", "ser")
+    t.run(["./ser"])
+    check("libpompt-stubs" in t.run(["ldd", "ser"]).stdout, "no stubs")
+    # An instrumented archive that -l finds in the compiler's own library
+    # directories (LIBRARY_PATH), linked to a program without constructs of
+    # its own: still pompt's link.
+    sysdir = os.path.join(t.root, "syslib")
+    os.mkdir(sysdir)
+    t.pomp_cc(t.cc, "-fopenmp", "-c", t.write("used.c", USED_C))
+    t.run(["ar", "rcs", os.path.join(sysdir, "libused.a"), "used.o"])
+    libmain = t.write("libmain.c", LIBMAIN_C)
+    t.pomp_cc(t.cc, "-fopenmp", libmain, "-lused", "-o", "uprog",
+              env={"LIBRARY_PATH": sysdir})
+    check(t.run(["./uprog"]).stdout == "used=6\n", "system-dir archive")
+    check(init_functions(t.nm("used.o")) <= init_functions(t.nm("uprog")),
+          "the archive member's constructs are not registered")
+    # a launcher before the compiler
+    bindir = fake_program(t, "ccache", "echo \"$*\" >> \"%s\"\nexec \"$@\"\n"
+                          % os.path.join(t.root, "launcher.log"))
+    env = {"PATH": bindir + os.pathsep + os.environ.get("PATH", "")}
+    t.pomp_cc("ccache", t.cc, "-fopenmp", "-c", main, "-o", "lmain.o",
+              env=env)
+    t.pomp_cc("ccache", t.cc, "-fopenmp", "lmain.o", work, "-o", "lprog",
+              env=env)
+    check(t.run(["./lprog"]).stdout == "hits=2 work=4950\n", "launcher")
+    with open(os.path.join(t.root, "launcher.log")) as f:
+        log = f.read()
+    check(re.search(r"^%s -E " % re.escape(t.cc), log, re.M)
+          and re.search(r"^%s .*-x cpp-output" % re.escape(t.cc), log, re.M)
+          and "pompt_init.c" in log,
+          "the launcher did not run the compiler steps:\n%s" % log)
+    t.check_tmp_empty()
+
+
+def case_pch(t):
+    """Precompiled headers: GCC's .gch beside the header or alone in an
+    include directory (as meson puts it), clang's -include-pch (as meson
+    and CMake pass it)."""
+    hdr = t.write("pch/common.h", "#include <stdio.h>\n#include <omp.h>\n"
+                  "static inline int pch_value(void) { return 21; }\n")
+    main = t.write("main.c", "int main(void) {\n  int s = 0;\n"
+                   "#pragma omp parallel reduction(+ : s) num_threads(2)\n"
+                   "  s += pch_value();\n"
+                   "  printf(\"%d\\n\", s);\n  return 0;\n}\n")
+    flags = [t.cc, "-fopenmp", "-O1"]
+    # the .gch alone in an include directory, the header elsewhere
+    os.mkdir(os.path.join(t.build, "pchdir"))
+    t.pomp_cc(*flags, "-x", "c-header", hdr, "-o", "pchdir/common.h.gch")
+    check(os.path.exists(os.path.join(t.build, "pchdir", "common.h.gch")),
+          "no .gch")
+    t.pomp_cc(*flags, "-Ipchdir", "-Winvalid-pch", "-fpch-preprocess",
+              "-include", "common.h", main, "-o", "prog1")
+    check(t.run(["./prog1"]).stdout == "42\n", "gch alone")
+    check(len(init_functions(t.nm("prog1"))) == 1, "not instrumented")
+    # beside the header (without -c: the compiler writes common.h.gch)
+    t.pomp_cc(*flags, hdr)
+    check(os.path.exists(hdr + ".gch"), "header compiled without -c")
+    os.unlink(hdr + ".gch")
+    if shutil.which("clang-14"):
+        c = ["clang-14", "-fopenmp", "-O1"]
+        t.pomp_cc(*c, "-x", "c-header", hdr, "-o", "common.h.pch")
+        # meson: -include-pch alone
+        t.pomp_cc(*c, "-include-pch", "common.h.pch", main, "-o", "prog2")
+        check(t.run(["./prog2"]).stdout == "42\n", "clang -include-pch")
+        # CMake: -include-pch and -include of the same header
+        t.pomp_cc(*c, "-Xclang", "-include-pch", "-Xclang", "common.h.pch",
+                  "-Xclang", "-include", "-Xclang", hdr, main, "-o", "prog3")
+        check(t.run(["./prog3"]).stdout == "42\n", "clang -Xclang pairs")
+    t.check_tmp_empty()
+
+
+def case_static(t):
+    """-static: libpompt.a, and the OpenMP routines libpompt calls are
+    linked from libgomp.a (or the stubs) although it refers to them
+    weakly."""
+    src = t.write("st.c", "#include <omp.h>\n#include <stdio.h>\n"
+                  "int main(void) {\n  int n = 0;\n"
+                  "#pragma omp parallel reduction(+ : n)\n  n++;\n"
+                  "  printf(\"n=%d max=%d\\n\", n, omp_get_max_threads());\n"
+                  "  return 0;\n}\n")
+    p = t.run([t.cc, "-fopenmp", "-static", src, "-o", "plain"],
+              expect=None)
+    if p.returncode != 0:
+        print("the compiler cannot link static OpenMP programs; skipped")
+        raise SystemExit(SKIP)
+    want = t.run(["./plain"], env={"OMP_NUM_THREADS": "3"}).stdout
+    check(want == "n=3 max=3\n", "plain static build: %r" % want)
+    t.pomp_cc(t.cc, "-fopenmp", "-static", src, "-o", "prog")
+    got = t.run(["./prog"], env={"OMP_NUM_THREADS": "3"}).stdout
+    check(got == want, "static: %r, plain %r" % (got, want))
+    check("dynamic" not in t.run(["file", "prog"]).stdout
+          if shutil.which("file") else True, "not a static program")
+    t.pomp_cc(t.cc, "-static", "-Wno-unknown-pragmas", src, "-o", "serial")
+    got = t.run(["./serial"], env={"OMP_NUM_THREADS": "3"}).stdout
+    check(got == "n=1 max=1\n", "static serial: %r" % got)
+    # (A static program cannot load a tool from a shared library safely:
+    # the tool brings a second C library.  A tool linked into the program
+    # is the way there.)
+    t.check_tmp_empty()
+
+
+def case_lto(t):
+    """Link-time optimisation: nm reads the LTO objects."""
+    main = t.write("main.c", MAIN_C)
+    work = t.write("work.c", WORK_C)
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-flto", "-c", main, work)
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-flto", "main.o", "work.o", "-o",
+              "prog")
+    check(t.run(["./prog"]).stdout == "hits=2 work=4950\n", "output")
+    check(len(init_functions(t.nm("prog"))) == 2, "init functions missing")
+    t.check_tmp_empty()
+
+
 CASES = {name[5:]: fn for name, fn in globals().items()
          if name.startswith("case_")}
 
@@ -628,10 +1399,15 @@ def main():
     ap.add_argument("--pomp-link", required=True)
     ap.add_argument("--cc", required=True)
     ap.add_argument("--cxx")
+    ap.add_argument("--check-tool", help="tests/runtime's ompt_check_tool")
+    ap.add_argument("--print-tool", help="the example tool")
     ap.add_argument("case", choices=sorted(CASES))
     opts = ap.parse_args()
     opts.pomp_cc = os.path.abspath(opts.pomp_cc)
     opts.pomp_link = os.path.abspath(opts.pomp_link)
+    for tool in ("check_tool", "print_tool"):
+        if getattr(opts, tool):
+            setattr(opts, tool, os.path.abspath(getattr(opts, tool)))
     t = Env(opts)
     try:
         CASES[opts.case](t)

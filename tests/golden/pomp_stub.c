@@ -8,9 +8,22 @@
  *  - thread ids are POMP_THREAD_SELF;
  *  - on every thread, events nest: each enter/begin is closed by the
  *    matching exit/end of the same construct, innermost first;
- *  - a parallel region's team storage is the one its enter event set up.
+ *  - a parallel region's team storage is the one its enter event set up;
+ *  - every explicit task that is created begins and ends exactly once, with
+ *    the task storage its creation filled in (carried in by firstprivate);
+ *  - dependences have a type of ompt_dependence_type_t;
+ *  - the POMP_Api_omp_* wrappers call the OpenMP routine and return its
+ *    result;
+ *  - target constructs pass well-formed map lists, and every nowait one is
+ *    completed exactly once by its completion task, with copies of the
+ *    instance and of the map list.
  * Problems are printed to stderr (the test fails on any stderr output).
+ *
+ * With POMP_STUB_LOG=<file> every event is appended to the file as one
+ * line "<event> <type>@<line>" (the construct's CTC type and first line),
+ * which the run tests compare with the case's expected event order.
  */
+#include <omp.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,29 +34,56 @@
 
 struct pomp_region {
   char type[32];
+  char name[64];
+  int line;
 };
 
 enum ev {
   EV_PARALLEL,
   EV_PAR_BODY,
   EV_LOOP,
+  EV_ITER,
   EV_SECTIONS,
   EV_SECTION,
   EV_SINGLE,
   EV_SINGLE_BODY,
   EV_MASTER,
+  EV_MASKED,
   EV_CRITICAL,
   EV_CRITICAL_BODY,
   EV_BARRIER,
-  EV_IBARRIER
+  EV_IBARRIER,
+  EV_ORDERED,
+  EV_ORDERED_BODY,
+  EV_ATOMIC,
+  EV_TASK_CREATE,
+  EV_TASK,
+  EV_TASKWAIT,
+  EV_TASKGROUP,
+  EV_TASKGROUP_BODY,
+  EV_TASKYIELD,
+  EV_TASKLOOP,
+  EV_SCOPE,
+  EV_USER,
+  EV_TARGET,
+  EV_TARGET_DATA,
+  EV_TARGET_DATA_BODY,
+  EV_TEAMS,
+  EV_TEAMS_BODY,
+  EV_DISTRIBUTE
 };
 
 static const char *const ev_name[] = {
-    "parallel", "parallel body", "loop",        "sections",
-    "section",  "single",        "single body", "master",
-    "critical", "critical body", "barrier",     "implicit barrier"};
+    "parallel",      "parallel body", "loop",          "iteration",
+    "sections",      "section",       "single",        "single body",
+    "master",        "masked",        "critical",      "critical body",
+    "barrier",       "implicit barrier", "ordered",    "ordered body",
+    "atomic",        "task creation", "task",          "taskwait",
+    "taskgroup",     "taskgroup body", "taskyield",    "taskloop",
+    "scope",         "user region",   "target",        "target data",
+    "target data body", "teams",      "teams body",    "distribute"};
 
-#define MAX_DEPTH 64
+#define MAX_DEPTH 128
 static _Thread_local struct {
   POMP_Handle_t h;
   enum ev e;
@@ -52,6 +92,8 @@ static _Thread_local int depth;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long open_events, problems;
+static long tasks_created, tasks_begun, tasks_ended;
+static FILE *log_file;
 
 static void problem(const char *fmt, const char *a, const char *b) {
   pthread_mutex_lock(&lock);
@@ -60,6 +102,26 @@ static void problem(const char *fmt, const char *a, const char *b) {
     fprintf(stderr, fmt, a, b);
     fputc('\n', stderr);
   }
+  pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void open_log(void) {
+  const char *path = getenv("POMP_STUB_LOG");
+  if (path && *path) {
+    log_file = fopen(path, "w");
+    if (!log_file)
+      problem("cannot open the log '%s'%s", path, "");
+  }
+}
+
+static void log_event(const char *event, POMP_Handle_t h) {
+  if (!log_file)
+    return;
+  pthread_mutex_lock(&lock);
+  if (h)
+    fprintf(log_file, "%s %s@%d\n", event, h->type, h->line);
+  else
+    fprintf(log_file, "%s ?\n", event);
   pthread_mutex_unlock(&lock);
 }
 
@@ -91,8 +153,14 @@ static POMP_Handle_t init_handle(POMP_Handle_t *h, const char *ctc) {
     }
     struct pomp_region *r = calloc(1, sizeof *r);
     const char *t = ctc ? strstr(ctc, "*type=") : NULL;
+    const char *l = ctc ? strstr(ctc, "*lines=") : NULL;
+    const char *nm = ctc ? strstr(ctc, "*name=") : NULL;
     if (r && t)
       sscanf(t + 6, "%31[^*]", r->type);
+    if (r && l)
+      r->line = atoi(l + 7);
+    if (r && nm)
+      sscanf(nm + 6, "%63[^*]", r->name);
     *h = r;
   }
   pthread_mutex_unlock(&lock);
@@ -102,6 +170,23 @@ static POMP_Handle_t init_handle(POMP_Handle_t *h, const char *ctc) {
 static void check_tid(int32_t tid) {
   if (tid != POMP_THREAD_SELF)
     problem("thread id is not POMP_THREAD_SELF%s%s", "", "");
+}
+
+static void check_type(POMP_Handle_t h, const char *event, const char *types) {
+  /* types: '|'-separated CTC types the event may come with */
+  if (!h)
+    return;
+  size_t n = strlen(h->type);
+  for (const char *p = types; *p;) {
+    const char *e = strchr(p, '|');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && strncmp(p, h->type, n) == 0)
+      return;
+    if (!e)
+      break;
+    p = e + 1;
+  }
+  problem("'%s' with a handle of type '%s'", event, h->type);
 }
 
 static void open_ev(POMP_Handle_t h, enum ev e, int32_t tid) {
@@ -130,10 +215,42 @@ static void close_ev(POMP_Handle_t h, enum ev e, int32_t tid) {
 }
 
 #define TEAM_MAGIC UINT64_C(0x706f6d7074656d21)
+#define TASK_MAGIC UINT64_C(0x706f6d707461736b)
 static void check_team(POMP_Handle_t h, POMP_Team_t *team) {
   if (!team || team->pomp_opaque[0] != (TEAM_MAGIC ^ (uint64_t)(uintptr_t)h))
     problem("team storage does not come from the region's enter event%s%s", "",
             "");
+}
+
+/* Each task: bit 0 of a state byte = begun, bit 1 = ended. */
+#define MAX_TASKS (1 << 20)
+static unsigned char task_state[MAX_TASKS];
+
+static uint64_t check_task(POMP_Handle_t h, POMP_Task_t *task) {
+  if (!task || task->pomp_opaque[0] != (TASK_MAGIC ^ (uint64_t)(uintptr_t)h)) {
+    problem("task storage does not come from the task's creation%s%s", "", "");
+    return 0;
+  }
+  return task->pomp_opaque[1];
+}
+
+/* ---- Control --------------------------------------------------------------- */
+
+int32_t POMP_Init(void) {
+  log_event("init", NULL);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Finalize(void) {
+  log_event("finalize", NULL);
+  return POMP_SUCCESS;
+}
+int32_t POMP_On(void) {
+  log_event("on", NULL);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Off(void) {
+  log_event("off", NULL);
+  return POMP_SUCCESS;
 }
 
 int32_t POMP_Get_handle(POMP_Handle_t *handle, const char ctc[]) {
@@ -141,35 +258,50 @@ int32_t POMP_Get_handle(POMP_Handle_t *handle, const char ctc[]) {
   return POMP_SUCCESS;
 }
 
+/* ---- Parallel ---------------------------------------------------------- */
+
+#define PAR_TYPES                                                              \
+  "parallel|parallelfor|parallelforsimd|parallelsections|parallelloop|"        \
+  "parallelmaster|parallelmasked|parallelmastertaskloop|"                      \
+  "parallelmastertaskloopsimd|parallelmaskedtaskloop|"                         \
+  "parallelmaskedtaskloopsimd"
+
 int32_t POMP_Parallel_enter_team(POMP_Handle_t *handle, int32_t thread_id,
                                  int32_t num_threads, int32_t if_expr_result,
                                  POMP_Team_t *team, const char ctc[]) {
   POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "parallel enter", PAR_TYPES);
   if (if_expr_result < -1 || if_expr_result > 1 || num_threads < -1)
     problem("bad parallel run-time context%s%s", "", "");
   if (team)
     team->pomp_opaque[0] = TEAM_MAGIC ^ (uint64_t)(uintptr_t)h;
+  log_event("parallel_enter", h);
   open_ev(h, EV_PARALLEL, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Parallel_begin_team(POMP_Handle_t h, int32_t thread_id,
                                  POMP_Team_t *team) {
   check_team(h, team);
+  log_event("parallel_begin", h);
   open_ev(h, EV_PAR_BODY, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Parallel_end_team(POMP_Handle_t h, int32_t thread_id,
                                POMP_Team_t *team) {
   check_team(h, team);
+  log_event("parallel_end", h);
   close_ev(h, EV_PAR_BODY, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Parallel_exit_team(POMP_Handle_t h, int32_t thread_id,
                                 POMP_Team_t *team) {
   check_team(h, team);
+  log_event("parallel_exit", h);
   close_ev(h, EV_PARALLEL, thread_id);
   return POMP_SUCCESS;
 }
+
+/* ---- Worksharing --------------------------------------------------------- */
 
 int32_t POMP_Loop_enter(POMP_Handle_t *handle, int32_t thread_id,
                         int64_t chunk_size, int64_t init_iter,
@@ -178,106 +310,765 @@ int32_t POMP_Loop_enter(POMP_Handle_t *handle, int32_t thread_id,
   (void)init_iter;
   (void)final_iter;
   (void)incr;
-  open_ev(init_handle(handle, ctc), EV_LOOP, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "loop enter",
+             "for|forsimd|loop|parallelfor|parallelforsimd|parallelloop");
+  log_event("loop_enter", h);
+  open_ev(h, EV_LOOP, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Loop_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("loop_exit", h);
   close_ev(h, EV_LOOP, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Loop_iter_begin(POMP_Handle_t h, int32_t thread_id,
+                             int64_t iter) {
+  (void)iter;
+  open_ev(h, EV_ITER, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Loop_iter_end(POMP_Handle_t h, int32_t thread_id) {
+  close_ev(h, EV_ITER, thread_id);
   return POMP_SUCCESS;
 }
 
 int32_t POMP_Sections_enter(POMP_Handle_t *handle, int32_t thread_id,
                             const char ctc[]) {
-  open_ev(init_handle(handle, ctc), EV_SECTIONS, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("sections_enter", h);
+  open_ev(h, EV_SECTIONS, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Section_begin(POMP_Handle_t h, int32_t section_num,
                            int32_t thread_id) {
   if (section_num < 1)
     problem("bad section number%s%s", "", "");
+  log_event("section_begin", h);
   open_ev(h, EV_SECTION, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Section_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("section_end", h);
   close_ev(h, EV_SECTION, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Sections_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("sections_exit", h);
   close_ev(h, EV_SECTIONS, thread_id);
   return POMP_SUCCESS;
 }
 
 int32_t POMP_Single_enter(POMP_Handle_t *handle, int32_t thread_id,
                           const char ctc[]) {
-  open_ev(init_handle(handle, ctc), EV_SINGLE, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("single_enter", h);
+  open_ev(h, EV_SINGLE, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Single_begin(POMP_Handle_t h, int32_t thread_id) {
+  log_event("single_begin", h);
   open_ev(h, EV_SINGLE_BODY, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Single_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("single_end", h);
   close_ev(h, EV_SINGLE_BODY, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Single_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("single_exit", h);
   close_ev(h, EV_SINGLE, thread_id);
   return POMP_SUCCESS;
 }
 
+int32_t POMP_Scope_enter(POMP_Handle_t *handle, int32_t thread_id,
+                         const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "scope enter", "scope");
+  log_event("scope_enter", h);
+  open_ev(h, EV_SCOPE, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Scope_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("scope_exit", h);
+  close_ev(h, EV_SCOPE, thread_id);
+  return POMP_SUCCESS;
+}
+
+/* ---- Synchronisation ----------------------------------------------------- */
+
 int32_t POMP_Master_begin(POMP_Handle_t *handle, int32_t thread_id,
                           const char ctc[]) {
-  open_ev(init_handle(handle, ctc), EV_MASTER, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  if (omp_get_thread_num() != 0)
+    problem("master block run by thread %s%s", "other than 0", "");
+  log_event("master_begin", h);
+  open_ev(h, EV_MASTER, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Master_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("master_end", h);
   close_ev(h, EV_MASTER, thread_id);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Masked_begin(POMP_Handle_t *handle, int32_t thread_id,
+                          int32_t filter, const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  if (omp_get_thread_num() != filter)
+    problem("masked block run by a thread %s%s", "the filter does not name",
+            "");
+  log_event("masked_begin", h);
+  open_ev(h, EV_MASKED, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Masked_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("masked_end", h);
+  close_ev(h, EV_MASKED, thread_id);
   return POMP_SUCCESS;
 }
 
 int32_t POMP_Critical_enter(POMP_Handle_t *handle, int32_t thread_id,
                             const char ctc[]) {
-  open_ev(init_handle(handle, ctc), EV_CRITICAL, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("critical_enter", h);
+  open_ev(h, EV_CRITICAL, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Critical_begin(POMP_Handle_t h, int32_t thread_id) {
+  log_event("critical_begin", h);
   open_ev(h, EV_CRITICAL_BODY, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Critical_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("critical_end", h);
   close_ev(h, EV_CRITICAL_BODY, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Critical_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("critical_exit", h);
   close_ev(h, EV_CRITICAL, thread_id);
   return POMP_SUCCESS;
 }
 
 int32_t POMP_Barrier_enter(POMP_Handle_t *handle, int32_t thread_id,
                            const char ctc[]) {
-  open_ev(init_handle(handle, ctc), EV_BARRIER, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("barrier_enter", h);
+  open_ev(h, EV_BARRIER, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Barrier_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("barrier_exit", h);
   close_ev(h, EV_BARRIER, thread_id);
   return POMP_SUCCESS;
 }
 
 int32_t POMP_Implicit_barrier_enter(POMP_Handle_t *handle, int32_t thread_id,
                                     const char ctc[]) {
-  open_ev(init_handle(handle, ctc), EV_IBARRIER, thread_id);
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("ibarrier_enter", h);
+  open_ev(h, EV_IBARRIER, thread_id);
   return POMP_SUCCESS;
 }
 int32_t POMP_Implicit_barrier_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("ibarrier_exit", h);
   close_ev(h, EV_IBARRIER, thread_id);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Ordered_enter(POMP_Handle_t *handle, int32_t thread_id,
+                           const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("ordered_enter", h);
+  open_ev(h, EV_ORDERED, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Ordered_begin(POMP_Handle_t h, int32_t thread_id) {
+  log_event("ordered_begin", h);
+  open_ev(h, EV_ORDERED_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Ordered_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("ordered_end", h);
+  close_ev(h, EV_ORDERED_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Ordered_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("ordered_exit", h);
+  close_ev(h, EV_ORDERED, thread_id);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Atomic_enter(POMP_Handle_t *handle, int32_t thread_id,
+                          const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "atomic enter", "atomic");
+  log_event("atomic_enter", h);
+  open_ev(h, EV_ATOMIC, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Atomic_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("atomic_exit", h);
+  close_ev(h, EV_ATOMIC, thread_id);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Flush_event(POMP_Handle_t *handle, int32_t thread_id,
+                         const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_tid(thread_id);
+  check_type(h, "flush", "flush");
+  log_event("flush", h);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Cancel_event(POMP_Handle_t *handle, int32_t thread_id,
+                          int32_t activated, const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_tid(thread_id);
+  check_type(h, "cancel", "cancel");
+  if (activated != 0 && activated != 1)
+    problem("cancel: activated is neither 0 nor 1%s%s", "", "");
+  log_event(activated ? "cancel" : "cancel_inactive", h);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Cancellation_point_event(POMP_Handle_t *handle,
+                                      int32_t thread_id, const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_tid(thread_id);
+  check_type(h, "cancellation point", "cancellationpoint");
+  log_event("cancellation_point", h);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Error_event(POMP_Handle_t *handle, int32_t thread_id,
+                         int32_t severity, const char *message,
+                         const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_tid(thread_id);
+  check_type(h, "error", "error");
+  if (severity != 1 && severity != 2)
+    problem("error: bad severity%s%s", "", "");
+  (void)message;
+  log_event(severity == 1 ? "error_warning" : "error_fatal", h);
+  return POMP_SUCCESS;
+}
+
+/* ---- Tasks ------------------------------------------------------------------ */
+
+#define TASK_TYPES                                                             \
+  "task"
+
+int32_t POMP_Task_create_begin(POMP_Handle_t *handle, int32_t thread_id,
+                               POMP_Task_t *task, int32_t task_flags,
+                               const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "task creation", TASK_TYPES);
+  if (task_flags & ~0x7f)
+    problem("task creation: unknown task flags%s%s", "", "");
+  long id = __atomic_add_fetch(&tasks_created, 1, __ATOMIC_RELAXED);
+  if (!task) {
+    problem("task creation without task storage%s%s", "", "");
+  } else {
+    task->pomp_opaque[0] = TASK_MAGIC ^ (uint64_t)(uintptr_t)h;
+    task->pomp_opaque[1] = (uint64_t)id;
+  }
+  log_event("task_create_begin", h);
+  open_ev(h, EV_TASK_CREATE, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Task_dependences(POMP_Handle_t h, int32_t thread_id,
+                              POMP_Task_t *task,
+                              const POMP_Dependence_t deps[], int32_t ndeps) {
+  check_tid(thread_id);
+  check_task(h, task);
+  if (!deps || ndeps < 1)
+    problem("task dependences: empty list%s%s", "", "");
+  for (int32_t i = 0; deps && i < ndeps; i++)
+    if (deps[i].type < 1 || deps[i].type > 7)
+      problem("task dependences: bad dependence type%s%s", "", "");
+  log_event("task_dependences", h);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Task_create_end(POMP_Handle_t h, int32_t thread_id,
+                             POMP_Task_t *task) {
+  check_task(h, task);
+  log_event("task_create_end", h);
+  close_ev(h, EV_TASK_CREATE, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Task_begin(POMP_Handle_t h, int32_t thread_id,
+                        POMP_Task_t *task) {
+  uint64_t id = check_task(h, task);
+  if (id > 0 && id < MAX_TASKS &&
+      (__atomic_fetch_or(&task_state[id], 1, __ATOMIC_RELAXED) & 1))
+    problem("a task begins twice%s%s", "", "");
+  __atomic_add_fetch(&tasks_begun, 1, __ATOMIC_RELAXED);
+  log_event("task_begin", h);
+  open_ev(h, EV_TASK, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Task_end(POMP_Handle_t h, int32_t thread_id, POMP_Task_t *task) {
+  uint64_t id = check_task(h, task);
+  if (id > 0 && id < MAX_TASKS &&
+      (__atomic_fetch_or(&task_state[id], 2, __ATOMIC_RELAXED) & 2))
+    problem("a task ends twice%s%s", "", "");
+  __atomic_add_fetch(&tasks_ended, 1, __ATOMIC_RELAXED);
+  log_event("task_end", h);
+  close_ev(h, EV_TASK, thread_id);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Taskwait_enter(POMP_Handle_t *handle, int32_t thread_id,
+                            const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "taskwait", "taskwait");
+  log_event("taskwait_enter", h);
+  open_ev(h, EV_TASKWAIT, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskwait_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("taskwait_exit", h);
+  close_ev(h, EV_TASKWAIT, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskgroup_enter(POMP_Handle_t *handle, int32_t thread_id,
+                             const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "taskgroup", "taskgroup");
+  log_event("taskgroup_enter", h);
+  open_ev(h, EV_TASKGROUP, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskgroup_begin(POMP_Handle_t h, int32_t thread_id) {
+  log_event("taskgroup_begin", h);
+  open_ev(h, EV_TASKGROUP_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskgroup_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("taskgroup_end", h);
+  close_ev(h, EV_TASKGROUP_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskgroup_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("taskgroup_exit", h);
+  close_ev(h, EV_TASKGROUP, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskyield_enter(POMP_Handle_t *handle, int32_t thread_id,
+                             const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("taskyield_enter", h);
+  open_ev(h, EV_TASKYIELD, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskyield_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("taskyield_exit", h);
+  close_ev(h, EV_TASKYIELD, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
+                            int64_t init_iter, int64_t final_iter,
+                            int64_t incr, const char ctc[]) {
+  (void)init_iter;
+  (void)final_iter;
+  (void)incr;
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "taskloop",
+             "taskloop|taskloopsimd|mastertaskloop|mastertaskloopsimd|"
+             "maskedtaskloop|maskedtaskloopsimd|parallelmastertaskloop|"
+             "parallelmastertaskloopsimd|parallelmaskedtaskloop|"
+             "parallelmaskedtaskloopsimd");
+  log_event("taskloop_enter", h);
+  open_ev(h, EV_TASKLOOP, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskloop_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("taskloop_exit", h);
+  close_ev(h, EV_TASKLOOP, thread_id);
+  return POMP_SUCCESS;
+}
+
+/* ---- User regions ------------------------------------------------------- */
+
+int32_t POMP_User_region_begin(POMP_Handle_t *handle, int32_t thread_id,
+                               const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "user region", "region");
+  if (h && !h->name[0])
+    problem("user region without a name%s%s", "", "");
+  log_event("user_begin", h);
+  open_ev(h, EV_USER, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_User_region_end(POMP_Handle_t h, int32_t thread_id) {
+  log_event("user_end", h);
+  close_ev(h, EV_USER, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_User_event(POMP_Handle_t *handle, int32_t thread_id,
+                        const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_tid(thread_id);
+  check_type(h, "user event", "region");
+  log_event("user_event", h);
+  return POMP_SUCCESS;
+}
+
+/* ---- OpenMP API wrappers -------------------------------------------------- */
+
+static void api(POMP_Handle_t *handle, const char ctc[], const char *name) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, name, "runtime");
+  if (h && strcmp(h->name, name) != 0)
+    problem("wrapper %s called with the CTC of '%s'", name, h->name);
+  log_event(name, h);
+}
+
+/* libgomp (GCC 12) declares the _with_hint routines but does not define
+ * them, and has no omp_control_tool: weak references, with the fallbacks
+ * the OpenMP specification allows (a hint may be ignored; no tool). */
+int omp_control_tool(int command, int modifier, void *arg);
+#pragma weak omp_init_lock_with_hint
+#pragma weak omp_init_nest_lock_with_hint
+#pragma weak omp_control_tool
+
+#define WRAP_V(name, ...)                                                      \
+  api(handle, ctc, #name);                                                     \
+  name(__VA_ARGS__)
+#define WRAP_R(name, ...)                                                      \
+  api(handle, ctc, #name);                                                     \
+  return name(__VA_ARGS__)
+
+void POMP_Api_omp_init_lock(POMP_Handle_t *handle, const char ctc[],
+                            void *lock) {
+  WRAP_V(omp_init_lock, lock);
+}
+void POMP_Api_omp_init_lock_with_hint(POMP_Handle_t *handle, const char ctc[],
+                                      void *lock, int hint) {
+  api(handle, ctc, "omp_init_lock_with_hint");
+  if (omp_init_lock_with_hint)
+    omp_init_lock_with_hint(lock, (omp_sync_hint_t)hint);
+  else
+    omp_init_lock(lock);
+}
+void POMP_Api_omp_destroy_lock(POMP_Handle_t *handle, const char ctc[],
+                               void *lock) {
+  WRAP_V(omp_destroy_lock, lock);
+}
+void POMP_Api_omp_set_lock(POMP_Handle_t *handle, const char ctc[],
+                           void *lock) {
+  WRAP_V(omp_set_lock, lock);
+}
+void POMP_Api_omp_unset_lock(POMP_Handle_t *handle, const char ctc[],
+                             void *lock) {
+  WRAP_V(omp_unset_lock, lock);
+}
+int POMP_Api_omp_test_lock(POMP_Handle_t *handle, const char ctc[],
+                           void *lock) {
+  WRAP_R(omp_test_lock, lock);
+}
+void POMP_Api_omp_init_nest_lock(POMP_Handle_t *handle, const char ctc[],
+                                 void *lock) {
+  WRAP_V(omp_init_nest_lock, lock);
+}
+void POMP_Api_omp_init_nest_lock_with_hint(POMP_Handle_t *handle,
+                                           const char ctc[], void *lock,
+                                           int hint) {
+  api(handle, ctc, "omp_init_nest_lock_with_hint");
+  if (omp_init_nest_lock_with_hint)
+    omp_init_nest_lock_with_hint(lock, (omp_sync_hint_t)hint);
+  else
+    omp_init_nest_lock(lock);
+}
+void POMP_Api_omp_destroy_nest_lock(POMP_Handle_t *handle, const char ctc[],
+                                    void *lock) {
+  WRAP_V(omp_destroy_nest_lock, lock);
+}
+void POMP_Api_omp_set_nest_lock(POMP_Handle_t *handle, const char ctc[],
+                                void *lock) {
+  WRAP_V(omp_set_nest_lock, lock);
+}
+void POMP_Api_omp_unset_nest_lock(POMP_Handle_t *handle, const char ctc[],
+                                  void *lock) {
+  WRAP_V(omp_unset_nest_lock, lock);
+}
+int POMP_Api_omp_test_nest_lock(POMP_Handle_t *handle, const char ctc[],
+                                void *lock) {
+  WRAP_R(omp_test_nest_lock, lock);
+}
+void POMP_Api_omp_set_num_threads(POMP_Handle_t *handle, const char ctc[],
+                                  int num_threads) {
+  WRAP_V(omp_set_num_threads, num_threads);
+}
+int POMP_Api_omp_get_num_threads(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_get_num_threads, );
+}
+int POMP_Api_omp_get_max_threads(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_get_max_threads, );
+}
+int POMP_Api_omp_get_thread_num(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_get_thread_num, );
+}
+int POMP_Api_omp_get_num_procs(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_get_num_procs, );
+}
+int POMP_Api_omp_in_parallel(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_in_parallel, );
+}
+void POMP_Api_omp_set_dynamic(POMP_Handle_t *handle, const char ctc[],
+                              int dynamic) {
+  WRAP_V(omp_set_dynamic, dynamic);
+}
+int POMP_Api_omp_get_dynamic(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_get_dynamic, );
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+void POMP_Api_omp_set_nested(POMP_Handle_t *handle, const char ctc[],
+                             int nested) {
+  WRAP_V(omp_set_nested, nested);
+}
+int POMP_Api_omp_get_nested(POMP_Handle_t *handle, const char ctc[]) {
+  WRAP_R(omp_get_nested, );
+}
+#pragma GCC diagnostic pop
+int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
+                              int command, int modifier, void *arg) {
+  api(handle, ctc, "omp_control_tool");
+  if (!omp_control_tool)
+    return -2; /* omp_control_tool_notool */
+  return omp_control_tool(command, modifier, arg);
+}
+
+/* ---- Target constructs, teams, distribute ------------------------------ */
+
+#define TARGET_MAGIC UINT64_C(0x706f6d7074746774)
+static long targets_nowait, targets_completed;
+
+static void check_maps(const POMP_Map_t maps[], int32_t nmaps) {
+  if (nmaps < 0 || (nmaps > 0 && !maps)) {
+    problem("target: bad map list%s%s", "", "");
+    return;
+  }
+  for (int32_t i = 0; i < nmaps; i++) {
+    if (!maps[i].addr && maps[i].size)
+      problem("target: a map item without an address%s%s", "", "");
+    if ((maps[i].flags & ~0x1ffu) || !(maps[i].flags & 0x1f) ||
+        maps[i].pomp_reserved)
+      problem("target: bad map flags%s%s", "", "");
+  }
+}
+
+static int32_t target_enter(POMP_Handle_t *handle, int32_t thread_id,
+                            POMP_Target_t *target, int32_t device_num,
+                            int32_t target_flags, const POMP_Map_t maps[],
+                            int32_t nmaps, const char ctc[], enum ev e,
+                            const char *types, const char *event) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, event, types);
+  check_maps(maps, nmaps);
+  if (target_flags & ~0x7)
+    problem("%s: unknown target flags%s", event, "");
+  if (device_num < -1 && device_num != (-2147483647 - 1))
+    problem("%s: bad device number%s", event, "");
+  if (!target) {
+    problem("%s: no instance storage%s", event, "");
+  } else {
+    target->pomp_dep = malloc(1);
+    target->pomp_opaque[0] = TARGET_MAGIC ^ (uint64_t)(uintptr_t)h;
+    target->pomp_opaque[1] = (uint64_t)nmaps;
+    target->pomp_opaque[2] = (uint64_t)(uintptr_t)maps;
+  }
+  if (target_flags & 0x1)
+    __atomic_add_fetch(&targets_nowait, 1, __ATOMIC_RELAXED);
+  log_event(event, h);
+  open_ev(h, e, thread_id);
+  return POMP_SUCCESS;
+}
+
+static void check_target(POMP_Handle_t h, POMP_Target_t *target) {
+  if (!target || target->pomp_opaque[0] != (TARGET_MAGIC ^ (uint64_t)(uintptr_t)h))
+    problem("target instance does not come from its enter event%s%s", "", "");
+}
+
+static int32_t target_exit(POMP_Handle_t h, int32_t thread_id,
+                           POMP_Target_t *target, enum ev e,
+                           const char *event) {
+  check_target(h, target);
+  log_event(event, h);
+  close_ev(h, e, thread_id);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Target_enter(POMP_Handle_t *handle, int32_t thread_id,
+                          POMP_Target_t *target, int32_t device_num,
+                          int32_t target_flags, const POMP_Map_t maps[],
+                          int32_t nmaps, const char ctc[]) {
+  return target_enter(handle, thread_id, target, device_num, target_flags,
+                      maps, nmaps, ctc, EV_TARGET, "target", "target_enter");
+}
+int32_t POMP_Target_exit(POMP_Handle_t handle, int32_t thread_id,
+                         POMP_Target_t *target) {
+  return target_exit(handle, thread_id, target, EV_TARGET, "target_exit");
+}
+int32_t POMP_Target_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                               POMP_Target_t *target, int32_t device_num,
+                               int32_t target_flags, const POMP_Map_t maps[],
+                               int32_t nmaps, const char ctc[]) {
+  return target_enter(handle, thread_id, target, device_num, target_flags,
+                      maps, nmaps, ctc, EV_TARGET_DATA, "targetdata",
+                      "target_data_enter");
+}
+int32_t POMP_Target_data_begin(POMP_Handle_t handle, int32_t thread_id,
+                               POMP_Target_t *target) {
+  check_target(handle, target);
+  log_event("target_data_begin", handle);
+  open_ev(handle, EV_TARGET_DATA_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Target_data_end(POMP_Handle_t handle, int32_t thread_id,
+                             POMP_Target_t *target) {
+  check_target(handle, target);
+  log_event("target_data_end", handle);
+  close_ev(handle, EV_TARGET_DATA_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Target_data_exit(POMP_Handle_t handle, int32_t thread_id,
+                              POMP_Target_t *target) {
+  return target_exit(handle, thread_id, target, EV_TARGET_DATA,
+                     "target_data_exit");
+}
+int32_t POMP_Target_enter_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                     POMP_Target_t *target,
+                                     int32_t device_num, int32_t target_flags,
+                                     const POMP_Map_t maps[], int32_t nmaps,
+                                     const char ctc[]) {
+  return target_enter(handle, thread_id, target, device_num, target_flags,
+                      maps, nmaps, ctc, EV_TARGET, "targetenterdata",
+                      "target_enter_data_enter");
+}
+int32_t POMP_Target_enter_data_exit(POMP_Handle_t handle, int32_t thread_id,
+                                    POMP_Target_t *target) {
+  return target_exit(handle, thread_id, target, EV_TARGET,
+                     "target_enter_data_exit");
+}
+int32_t POMP_Target_exit_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                    POMP_Target_t *target, int32_t device_num,
+                                    int32_t target_flags,
+                                    const POMP_Map_t maps[], int32_t nmaps,
+                                    const char ctc[]) {
+  return target_enter(handle, thread_id, target, device_num, target_flags,
+                      maps, nmaps, ctc, EV_TARGET, "targetexitdata",
+                      "target_exit_data_enter");
+}
+int32_t POMP_Target_exit_data_exit(POMP_Handle_t handle, int32_t thread_id,
+                                   POMP_Target_t *target) {
+  return target_exit(handle, thread_id, target, EV_TARGET,
+                     "target_exit_data_exit");
+}
+int32_t POMP_Target_update_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                 POMP_Target_t *target, int32_t device_num,
+                                 int32_t target_flags, const POMP_Map_t maps[],
+                                 int32_t nmaps, const char ctc[]) {
+  return target_enter(handle, thread_id, target, device_num, target_flags,
+                      maps, nmaps, ctc, EV_TARGET, "targetupdate",
+                      "target_update_enter");
+}
+int32_t POMP_Target_update_exit(POMP_Handle_t handle, int32_t thread_id,
+                                POMP_Target_t *target) {
+  return target_exit(handle, thread_id, target, EV_TARGET,
+                     "target_update_exit");
+}
+int32_t POMP_Target_complete(POMP_Handle_t handle, int32_t thread_id,
+                             POMP_Target_t *target, const POMP_Map_t maps[],
+                             int32_t nmaps) {
+  check_tid(thread_id);
+  check_target(handle, target);
+  check_maps(maps, nmaps);
+  if (target && target->pomp_opaque[1] != (uint64_t)nmaps)
+    problem("target completion: the map list changed%s%s", "", "");
+  __atomic_add_fetch(&targets_completed, 1, __ATOMIC_RELAXED);
+  log_event("target_complete", handle);
+  return POMP_SUCCESS;
+}
+
+int32_t POMP_Teams_enter(POMP_Handle_t *handle, int32_t thread_id,
+                         int32_t num_teams, int32_t thread_limit,
+                         POMP_Team_t *team, const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  if (num_teams < -1 || thread_limit < -1)
+    problem("bad teams run-time context%s%s", "", "");
+  if (team)
+    team->pomp_opaque[0] = TEAM_MAGIC ^ (uint64_t)(uintptr_t)h;
+  log_event("teams_enter", h);
+  open_ev(h, EV_TEAMS, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Teams_begin(POMP_Handle_t h, int32_t thread_id,
+                         POMP_Team_t *team) {
+  check_team(h, team);
+  log_event("teams_begin", h);
+  open_ev(h, EV_TEAMS_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Teams_end(POMP_Handle_t h, int32_t thread_id, POMP_Team_t *team) {
+  check_team(h, team);
+  log_event("teams_end", h);
+  close_ev(h, EV_TEAMS_BODY, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Teams_exit(POMP_Handle_t h, int32_t thread_id,
+                        POMP_Team_t *team) {
+  check_team(h, team);
+  log_event("teams_exit", h);
+  close_ev(h, EV_TEAMS, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Distribute_enter(POMP_Handle_t *handle, int32_t thread_id,
+                              int64_t chunk_size, int64_t init_iter,
+                              int64_t final_iter, int64_t incr,
+                              const char ctc[]) {
+  (void)chunk_size;
+  (void)init_iter;
+  (void)final_iter;
+  (void)incr;
+  POMP_Handle_t h = init_handle(handle, ctc);
+  log_event("distribute_enter", h);
+  open_ev(h, EV_DISTRIBUTE, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Distribute_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("distribute_exit", h);
+  close_ev(h, EV_DISTRIBUTE, thread_id);
   return POMP_SUCCESS;
 }
 
 __attribute__((destructor)) static void check_balance(void) {
   long n = __atomic_load_n(&open_events, __ATOMIC_RELAXED);
+  char num[32];
   if (n != 0) {
-    char num[32];
     snprintf(num, sizeof num, "%ld", n);
     problem("%s event(s) still open at exit%s", num, "");
   }
+  long c = __atomic_load_n(&tasks_created, __ATOMIC_RELAXED);
+  long b = __atomic_load_n(&tasks_begun, __ATOMIC_RELAXED);
+  long e = __atomic_load_n(&tasks_ended, __ATOMIC_RELAXED);
+  if (c != b || b != e) {
+    char more[64];
+    snprintf(num, sizeof num, "%ld created", c);
+    snprintf(more, sizeof more, ", %ld begun, %ld ended", b, e);
+    problem("tasks: %s%s", num, more);
+  }
+  long tn = __atomic_load_n(&targets_nowait, __ATOMIC_RELAXED);
+  long tc = __atomic_load_n(&targets_completed, __ATOMIC_RELAXED);
+  if (tn != tc) {
+    char more[64];
+    snprintf(num, sizeof num, "%ld nowait", tn);
+    snprintf(more, sizeof more, ", %ld completed", tc);
+    problem("target constructs: %s%s", num, more);
+  }
+  if (log_file)
+    fclose(log_file);
 }

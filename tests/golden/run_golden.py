@@ -10,9 +10,13 @@ mode first preprocesses it as pomp-cc does
 markers name the file as the user wrote it) and runs pomp-instr on the
 result.
 
+The first lines of a case may say, in comments:
+  golden-also: x.h            user headers whose lines "check" also shows
+  golden-args: --opt ...      extra pomp-instr arguments
+
 check    compare the main file's lines of the output (extract_main.py, with
          the presumed line numbers) with DIR/CASE.expected; user headers
-         named in a first-line comment "// golden-also: x.h" are included.
+         named in "golden-also" are included.
          If DIR/CASE.stderr exists, pomp-instr's stderr must equal it.
          With --update, write the expected files instead.
 compile  compile the output with cc -fopenmp -x cpp-output -c
@@ -22,7 +26,13 @@ compile  compile the output with cc -fopenmp -x cpp-output -c
          _Static_assert(__builtin_LINE() == __LINE__) to pin line numbers).
 run      link the original and the instrumented unit (the latter with
          pomp_stub.c, which checks that the events pair up and the CTC
-         strings are well formed), run both, compare their sorted output.
+         strings are well formed), run both with 1, 2 and 4 threads, compare
+         their sorted output.  With one thread (OMP_THREAD_LIMIT=1, whatever
+         num_threads clauses ask for) the stub's event log must
+         equal DIR/CASE.events (the expected events in the expected order)
+         when that file exists.
+run-clang the same with clang (--clang): preprocessed, instrumented and
+         compiled with clang -fopenmp, run with LLVM's OpenMP runtime.
 error    pomp-instr must fail with status 1, write no output file, and its
          first diagnostic must start with ARG ("file:line:").
 """
@@ -50,25 +60,35 @@ def run(cmd, cwd, env=None):
                           stderr=subprocess.PIPE, universal_newlines=True)
 
 
-def preprocess_and_instrument(a, work):
+def preprocess_and_instrument(a, work, compiler=None):
     src = a.source
+    compiler = compiler or a.compiler
     ipath = os.path.join(work, a.case + ('.ii' if a.is_cxx else '.i'))
     opath = os.path.join(work, a.case + ('.pomp.ii' if a.is_cxx else '.pomp.i'))
-    r = run([a.compiler, '-E', '-fopenmp', '-D_POMP=202611', '-include', a.pomp_h,
+    r = run([compiler, '-E', '-fopenmp', '-D_POMP=202611', '-include', a.pomp_h,
              src, '-o', ipath], cwd=a.srcdir)
     if r.returncode != 0:
         fail('preprocessing %s failed:\n%s' % (src, r.stderr))
     if os.path.exists(opath):
         os.remove(opath)
-    r = run([a.pomp_instr, ipath, '-o', opath], cwd=a.srcdir)
+    r = run([a.pomp_instr, ipath, '-o', opath] + case_setting(a, 'golden-args'),
+            cwd=a.srcdir)
     return r, ipath, opath
 
 
-def also_files(a):
+def case_setting(a, key):
+    """The words after "key:" in the case's first three lines."""
     with open(os.path.join(a.srcdir, a.source)) as f:
-        first = f.readline()
-    m = re.search(r'golden-also:\s*(.*?)\s*(?:\*/)?$', first)
-    return m.group(1).split() if m else []
+        head = [f.readline() for _ in range(3)]
+    for line in head:
+        m = re.search(key + r':\s*(.*?)\s*(?:\*/)?$', line)
+        if m:
+            return m.group(1).split()
+    return []
+
+
+def also_files(a):
+    return case_setting(a, 'golden-also')
 
 
 def compare(expected_path, actual, what, update):
@@ -136,28 +156,42 @@ def mode_compile(a, work):
              % (sorted(want - got), sorted(got - want)))
 
 
-def mode_run(a, work):
-    r, _, opath = preprocess_and_instrument(a, work)
+def mode_run(a, work, clang=False):
+    compiler = (a.clangxx if a.is_cxx else a.clang) if clang else a.compiler
+    r, _, opath = preprocess_and_instrument(a, work, compiler)
     if r.returncode != 0:
         fail('pomp-instr failed (%d):\n%s' % (r.returncode, r.stderr))
     orig_exe = os.path.join(work, 'orig')
     inst_exe = os.path.join(work, 'inst')
-    b = run([a.compiler, '-fopenmp', a.source, '-o', orig_exe], cwd=a.srcdir)
+    b = run([compiler, '-fopenmp', a.source, '-o', orig_exe], cwd=a.srcdir)
     if b.returncode != 0:
         fail('building the original failed:\n%s' % b.stderr)
-    b = run([a.compiler, '-fopenmp', '-I', os.path.dirname(a.pomp_h), '-x', a.cpp_output, opath,
+    b = run([compiler, '-fopenmp', '-I', os.path.dirname(a.pomp_h), '-x', a.cpp_output, opath,
              '-x', 'c', os.path.join(a.srcdir, 'pomp_stub.c'), '-o', inst_exe], cwd=a.srcdir)
     if b.returncode != 0:
         fail('building the instrumented program failed:\n%s' % b.stderr)
-    env = dict(os.environ, OMP_NUM_THREADS='4')
-    ro = run([orig_exe], cwd=work, env=env)
-    ri = run([inst_exe], cwd=work, env=env)
-    if ri.returncode != ro.returncode:
-        fail('exit status %d, original %d\n%s' % (ri.returncode, ro.returncode, ri.stderr))
-    if sorted(ro.stdout.splitlines()) != sorted(ri.stdout.splitlines()):
-        fail('output differs:\noriginal:\n%s\ninstrumented:\n%s' % (ro.stdout, ri.stdout))
-    if ri.stderr:
-        fail('the POMP stub reported:\n%s' % ri.stderr)
+    events = os.path.join(a.srcdir, a.case + '.events')
+    for threads in (1, 2, 4):
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        if threads == 1:  # num_threads clauses ask for more: limit them
+            env['OMP_THREAD_LIMIT'] = '1'
+        log = os.path.join(work, 'events.log')
+        check_log = threads == 1 and not clang and (a.update or os.path.exists(events))
+        ienv = dict(env, POMP_STUB_LOG=log) if check_log else env
+        ro = run([orig_exe], cwd=work, env=env)
+        ri = run([inst_exe], cwd=work, env=ienv)
+        what = ' (%d thread%s)' % (threads, 's' if threads > 1 else '')
+        if ri.returncode != ro.returncode:
+            fail('exit status %d, original %d%s\n%s' % (ri.returncode, ro.returncode, what,
+                                                       ri.stderr))
+        if sorted(ro.stdout.splitlines()) != sorted(ri.stdout.splitlines()):
+            fail('output differs%s:\noriginal:\n%s\ninstrumented:\n%s'
+                 % (what, ro.stdout, ri.stdout))
+        if ri.stderr != ro.stderr:
+            fail('the POMP stub reported%s:\n%s' % (what, ri.stderr))
+        if check_log:
+            with open(log) as f:
+                compare(events, f.read(), 'event log (1 thread)', a.update)
 
 
 def mode_error(a, work):
@@ -180,10 +214,12 @@ def main():
     p.add_argument('--pomp-h', required=True)
     p.add_argument('--cc', default='gcc')
     p.add_argument('--cxx', default='g++')
+    p.add_argument('--clang', default='clang-14')
+    p.add_argument('--clangxx', default='clang++-14')
     p.add_argument('--srcdir', required=True)
     p.add_argument('--workdir', required=True)
     p.add_argument('--update', action='store_true')
-    p.add_argument('mode', choices=['check', 'compile', 'run', 'error'])
+    p.add_argument('mode', choices=['check', 'compile', 'run', 'run-clang', 'error'])
     p.add_argument('case')
     p.add_argument('arg', nargs='?', default='')
     a = p.parse_args()
@@ -197,6 +233,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {'check': mode_check, 'compile': mode_compile, 'run': mode_run,
+     'run-clang': lambda a, w: mode_run(a, w, clang=True),
      'error': mode_error}[a.mode](a, work)
 
 

@@ -1,4 +1,5 @@
-/* Directives that are not instrumented pass through. */
+/* Directives that are not instrumented pass through: declarative ones
+ * silently, unknown ones and target regions with a warning. */
 #include <stdio.h>
 #define CHECK_LINE() _Static_assert(__builtin_LINE() == __LINE__, "line numbering")
 
@@ -7,6 +8,16 @@ static int tp;
 
 #pragma omp declare simd
 static int twice(int x) { return 2 * x; }
+
+#pragma omp declare target
+static int on_device(int x) {
+  int r = 0;
+#pragma omp parallel for reduction(+: r)
+  for (int i = 0; i < x; i++)
+    r += i;
+  return r;
+}
+#pragma omp end declare target
 
 int main(void) {
   int x = 0, y = 0;
@@ -28,6 +39,17 @@ int main(void) {
 #pragma omp simd
   for (int i = 0; i < 4; i++)
     y += twice(i);
+#pragma omp target map(tofrom: y)
+  {
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp atomic
+      y++;
+    }
+  }
+#pragma omp frobnicate(x) now
+#pragma omp nothing
+  y += on_device(4);
   printf("%d %d %d\n", x, y, tp);
   return 0;
 }

@@ -418,6 +418,24 @@ static const struct ok_case ok_cases[] = {
      "mod='always, close, to' items='x','y[0:n]'"},
     {"target map(x[:n])",
      "target 'target' | map 'map' args='x[:n]' items='x[:n]'"},
+    /* Shapes the instrumenter takes apart (instr_rewrite.c). */
+    {"error at(execution) severity(warning) message(\"a: b\")",
+     "error 'error' | at 'at' args='execution' items='execution' | "
+     "severity 'severity' args='warning' items='warning' | message 'message' "
+     "args='\"a: b\"' items='\"a: b\"'"},
+    {"teams num_teams(2: n + 1) thread_limit(4)",
+     "teams 'teams' | num_teams 'num_teams' args='2: n + 1' mod='2' "
+     "items='n + 1' | thread_limit 'thread_limit' args='4' items='4'"},
+    {"target update to(present: x) from(mapper(m): y[0:n])",
+     "target update 'target update' | to 'to' args='present: x' "
+     "mod='present' items='x' | from 'from' args='mapper(m): y[0:n]' "
+     "mod='mapper(m)' items='y[0:n]'"},
+    {"masked taskloop simd filter(t) grainsize(4)",
+     "masked taskloop simd 'masked taskloop simd' | filter 'filter' args='t' "
+     "items='t' | grainsize 'grainsize' args='4' items='4'"},
+    {"device(ancestor: 1)",
+     "unknown 'device' | (argument) '' args='ancestor: 1' mod='ancestor' "
+     "items='1'"},
     {"parallel reduction(inscan, +: s)",
      "parallel 'parallel' | reduction 'reduction' args='inscan, +: s' "
      "mod='inscan, +' items='s'"},

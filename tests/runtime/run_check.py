@@ -3,11 +3,16 @@
 compare the counts with expected values.
 
 usage: run_check.py --tool LIB --threads N [--expect NAME=EXPR]...
+                    [--expect-min NAME=EXPR]... [--env VAR=VALUE]...
+                    [--stderr-has TEXT]... [--stdout-has TEXT]...
                     [--same-stdout-as REF] -- PROG [ARGS]
 
 EXPR is a Python expression over n (the number of threads) and the integer
-program arguments a0, a1, ...  Every count named in --expect must match; the
-program and the tool must exit 0 and the tool must report "check: ok".
+program arguments a0, a1, ...  Every count named in --expect must match,
+every count in --expect-min must reach its value; the program and the tool
+must exit 0 and the tool must report "check: ok".  --env sets a variable
+for the run (an empty value removes it); --stderr-has / --stdout-has name
+text the run must print (each at least once).
 """
 import argparse
 import os
@@ -21,6 +26,10 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--threads", type=int, required=True)
     ap.add_argument("--expect", action="append", default=[])
+    ap.add_argument("--expect-min", action="append", default=[])
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--stderr-has", action="append", default=[])
+    ap.add_argument("--stdout-has", action="append", default=[])
     ap.add_argument("--same-stdout-as", metavar="PROG",
                     help="a reference build of the program (same arguments, "
                     "same thread count, no tool) whose stdout must be equal")
@@ -33,7 +42,13 @@ def main():
     env["OMP_NUM_THREADS"] = str(args.threads)
     env["OMP_TOOL_LIBRARIES"] = args.tool
     env.pop("OMP_TOOL", None)
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    for kv in args.env:
+        k, v = kv.split("=", 1)
+        if v:
+            env[k] = v
+        else:
+            env.pop(k, None)
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
     if p.returncode != 0:
@@ -52,18 +67,29 @@ def main():
         if a.lstrip("-").isdigit():
             env_vars[f"a{i}"] = int(a)
     bad = 0
-    for e in args.expect:
+    for e in args.expect + args.expect_min:
         name, expr = e.split("=", 1)
         want = eval(expr, {}, env_vars)
         got = int(counts.get(name, -1))
-        if got != want:
+        if e in args.expect and got != want:
             print(f"FAIL: {name} = {got}, expected {want} ({expr})")
+            bad += 1
+        elif e not in args.expect and got < want:
+            print(f"FAIL: {name} = {got}, expected at least {want} ({expr})")
+            bad += 1
+    for text in args.stderr_has:
+        if text not in p.stderr:
+            print(f"FAIL: stderr lacks '{text}'")
+            bad += 1
+    for text in args.stdout_has:
+        if text not in p.stdout:
+            print(f"FAIL: stdout lacks '{text}'")
             bad += 1
     if args.same_stdout_as:
         ref_env = dict(env)
         ref_env.pop("OMP_TOOL_LIBRARIES")
         ref = subprocess.run([args.same_stdout_as] + cmd[1:], env=ref_env,
-                             capture_output=True, text=True, timeout=120)
+                             capture_output=True, text=True, timeout=300)
         def norm(text):
             return sorted(text.splitlines()) if args.sorted else text
         if ref.returncode != 0 or norm(ref.stdout) != norm(p.stdout):
@@ -72,7 +98,8 @@ def main():
             bad += 1
     if bad:
         return 1
-    print(f"ok: {len(args.expect)} counts as expected with {args.threads} threads")
+    print(f"ok: {len(args.expect) + len(args.expect_min)} counts as expected "
+          f"with {args.threads} threads")
     return 0
 
 

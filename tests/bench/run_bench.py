@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Run ompbench (and eventbench) in every variant, interleaved, and report.
+
+usage: run_bench.py constructs --gcc-bin B1 --pompt-bin B2 --null-tool T
+                    [--clang-bin B4] [--threads 2] [--rounds 5]
+                    [--samples 5] [--target-ms 10] [--markdown FILE]
+       run_bench.py events --event-bin B --null-tool T [--rounds 5]
+                    [--markdown FILE]
+
+constructs: the variants of doc/performance.md,
+  (1) gcc      plain gcc -fopenmp (libgomp)
+  (2) pompt    pomp-cc gcc -fopenmp, no tool
+  (3) pompt+T  the same binary under the null tool (every callback)
+  (4) clang+T  clang -fopenmp with libomp (native OMPT) under the null tool
+  (5) clang    the same binary, no tool
+Each round runs every variant once (every construct, SAMPLES samples each,
+of which ompbench keeps the fastest test and the fastest reference); a
+construct's figure is the median over the rounds, the spread printed half
+the interquartile range over the rounds.  Rounds alternate the order of the
+variants.
+
+events: eventbench with no tool, under the null tool registering nothing,
+and registering everything: the cost of one POMP event in ns.
+
+No timing assertions: the exit status is 0 whenever every run succeeded.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+
+def clean_env(threads=None):
+    env = dict(os.environ)
+    for k in ("OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
+              "POMPT_NULL_TOOL", "POMPT_FORCE"):
+        env.pop(k, None)
+    if threads:
+        env["OMP_NUM_THREADS"] = str(threads)
+    return env
+
+
+def run_variant(cmd, env):
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=900)
+    if p.returncode != 0:
+        sys.stderr.write(f"FAIL: {' '.join(cmd)} exited {p.returncode}\n"
+                         f"{p.stderr}")
+        raise SystemExit(1)
+    return p.stdout
+
+
+def parse(out, tag):
+    """{name: {field: value}} from 'tag NAME k v k v ...' lines."""
+    res = {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) >= 2 and w[0] == tag:
+            res[w[1]] = {w[i]: float(w[i + 1]) for i in range(2, len(w) - 1, 2)}
+    return res
+
+
+def spread(values):
+    if len(values) < 4:
+        return (max(values) - min(values)) / 2
+    q = statistics.quantiles(values, n=4)
+    return (q[2] - q[0]) / 2
+
+
+def verdict(excess, allowed, noise):
+    """'ok' when excess <= allowed, 'noise' when only the measurement noise
+    separates them, else 'missed'."""
+    if excess <= allowed:
+        return "ok"
+    if excess <= allowed + noise:
+        return "noise"
+    return "missed"
+
+
+def ratio(a, b, noise):
+    """a/b as text; overheads smaller than the noise make ratios meaningless."""
+    if b <= 0 or b < noise:
+        return "n/a"
+    return f"{a / b:.2f}"
+
+
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def constructs(args):
+    variants = [("1", "gcc", [args.gcc_bin], None),
+                ("2", "pompt", [args.pompt_bin], None),
+                ("3", "pompt+null", [args.pompt_bin], args.null_tool)]
+    if args.clang_bin:
+        variants += [("4", "clang+null", [args.clang_bin], args.null_tool),
+                     ("5", "clang", [args.clang_bin], None)]
+    bench_args = ["-s", str(args.samples), "-t", str(args.target_ms)]
+    data = {v[0]: {} for v in variants}
+    load_before = loadavg()
+    for rnd in range(args.rounds):
+        order = variants if rnd % 2 == 0 else list(reversed(variants))
+        for key, name, cmd, tool in order:
+            env = clean_env(args.threads)
+            if tool:
+                env["OMP_TOOL_LIBRARIES"] = tool
+                env["POMPT_NULL_TOOL"] = "all"
+            res = parse(run_variant(cmd + bench_args, env), "bench")
+            for c, f in res.items():
+                data[key].setdefault(c, []).append(f["overhead_us"])
+        print(f"round {rnd + 1}/{args.rounds} done", flush=True)
+
+    names = list(data["1"].keys())
+    med = {k: {c: statistics.median(v) for c, v in d.items()}
+           for k, d in data.items()}
+    noise = {k: {c: spread(v) for c, v in d.items()} for k, d in data.items()}
+    have_clang = "5" in data
+    lines = []
+    head = ("| construct | (1) gcc | (2) pompt | (3) pompt+null |" +
+            (" (4) clang+null | (5) clang |" if have_clang else "") +
+            " (2)/(1) | (3)/(1) |" + (" (4)/(5) |" if have_clang else "") +
+            " tool cost pompt (3)-(1) | tool cost libomp (4)-(5) |"
+            " (2) <= 1.05 x (1) |" + (" tool cost <= libomp's |" if have_clang
+                                      else ""))
+    lines.append(head)
+    lines.append("|" + "---|" * (head.count("|") - 1))
+    for c in names:
+        row = [c] + [f"{med[k][c]:.3f} ±{noise[k][c]:.3f}"
+                     for k in ("1", "2", "3")]
+        if have_clang:
+            row += [f"{med[k][c]:.3f} ±{noise[k][c]:.3f}" for k in ("4", "5")]
+        n1 = max(noise["1"][c], 0.005)
+        row.append(ratio(med["2"][c], med["1"][c], n1))
+        row.append(ratio(med["3"][c], med["1"][c], n1))
+        if have_clang:
+            row.append(ratio(med["4"][c], med["5"][c],
+                             max(noise["5"][c], 0.005)))
+        row.append(f"{med['3'][c] - med['1'][c]:+.3f}")
+        row.append(f"{med['4'][c] - med['5'][c]:+.3f}" if have_clang else "-")
+        hyp = lambda *ks: sum(noise[k][c] ** 2 for k in ks) ** 0.5
+        row.append(verdict(med["2"][c] - med["1"][c],
+                           0.05 * max(med["1"][c], 0.0), hyp("1", "2")))
+        if have_clang:
+            row.append(verdict(med["3"][c] - med["1"][c],
+                               max(med["4"][c] - med["5"][c], 0.0),
+                               hyp("1", "3", "4", "5")))
+        lines.append("| " + " | ".join(row) + " |")
+    text = "\n".join(lines)
+    print(f"overhead per construct in microseconds, OMP_NUM_THREADS="
+          f"{args.threads}, median of {args.rounds} rounds (± half the "
+          f"interquartile range); load average before {load_before}, "
+          f"after {loadavg()}")
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+def events(args):
+    variants = [("no tool", None, None),
+                ("tool, nothing registered", args.null_tool, "none"),
+                ("tool, every callback (empty)", args.null_tool, "all")]
+    data = {v[0]: {} for v in variants}
+    load_before = loadavg()
+    for rnd in range(args.rounds):
+        for name, tool, mode in variants:
+            env = clean_env(1)
+            if tool:
+                env["OMP_TOOL_LIBRARIES"] = tool
+                env["POMPT_NULL_TOOL"] = mode
+            res = parse(run_variant([args.event_bin, "-n", str(args.calls),
+                                     "-s", str(args.samples)], env), "event")
+            for e, f in res.items():
+                data[name].setdefault(e, []).append(f["ns_per_event"])
+    evs = list(data["no tool"].keys())
+    lines = ["| event | " + " | ".join(v[0] + " (ns)" for v in variants) + " |",
+             "|---|" + "---|" * len(variants)]
+    for e in evs:
+        lines.append(f"| {e} | " + " | ".join(
+            f"{statistics.median(data[v[0]][e]):.2f} ±{spread(data[v[0]][e]):.2f}"
+            for v in variants) + " |")
+    text = "\n".join(lines)
+    print(f"cost of one POMP event, median of {args.rounds} runs; load "
+          f"average before {load_before}, after {loadavg()}")
+    print(text)
+    worst = max(statistics.median(data["tool, nothing registered"][e])
+                for e in evs)
+    print(f"target: an event with no callback <= 5 ns: worst measured "
+          f"{worst:.2f} ns")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["constructs", "events"])
+    ap.add_argument("--gcc-bin")
+    ap.add_argument("--pompt-bin")
+    ap.add_argument("--clang-bin")
+    ap.add_argument("--event-bin")
+    ap.add_argument("--null-tool", required=True)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--samples", type=int, default=5)
+    ap.add_argument("--target-ms", type=float, default=10.0)
+    ap.add_argument("--calls", type=int, default=10000000)
+    ap.add_argument("--markdown")
+    args = ap.parse_args()
+    if args.mode == "constructs":
+        if not args.gcc_bin or not args.pompt_bin:
+            ap.error("constructs needs --gcc-bin and --pompt-bin")
+        return constructs(args)
+    if not args.event_bin:
+        ap.error("events needs --event-bin")
+    return events(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+/*
+ * diff_tasks.c -- explicit tasks for the differential tests: deferred and
+ * undeferred tasks, dependences, taskwait, taskgroup, nested tasks, tasks
+ * completed at a barrier.
+ *
+ *   diff_tasks R
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+  int reps = argc > 1 ? atoi(argv[1]) : 2;
+  long checks = 0;
+  for (int r = 0; r < reps; r++) {
+    long a = 0, b = 0, c = 0, d = 0, e = 0;
+#pragma omp parallel
+    {
+#pragma omp single
+      {
+#pragma omp task depend(out : a)
+        a = 1;
+#pragma omp task depend(in : a) depend(out : b)
+        b = a + 1;
+#pragma omp taskwait
+#pragma omp task if (0)
+        c = b + 1;
+#pragma omp taskgroup
+        {
+#pragma omp task
+          {
+#pragma omp task
+            {
+#pragma omp atomic
+              d += 1;
+            }
+#pragma omp atomic
+            d += 1;
+          }
+        }
+      }
+#pragma omp task
+      {
+#pragma omp atomic
+        e += 1;
+      }
+    }
+    checks += (a == 1) + (b == 2) + (c == 3) + (d == 2) +
+              (e == omp_get_max_threads());
+  }
+  printf("tasks: %ld of %d checks\n", checks, 5 * reps);
+  return checks == 5L * reps ? 0 : 1;
+}
