@@ -1692,10 +1692,11 @@ static int side_effect_free(const struct unit *u, CXCursor c, CXCursor var) {
 }
 
 /* Appends text[sb, se) as an int64_t argument, on one line: as written if
- * it is a decimal literal, else converted explicitly ("(int64_t)n",
- * "(int64_t)(n / 2)"), which keeps -Wconversion quiet. */
-static void append_int64(struct instr_buf *b, const char *t, size_t sb,
-                         size_t se) {
+ * it is a decimal literal, else converted explicitly ("(int64_t)(n / 2)",
+ * static_cast in C++ so that -Wold-style-cast stays quiet), which keeps
+ * -Wconversion quiet. */
+static void append_int64(struct instr_buf *b, enum instr_lang lang,
+                         const char *t, size_t sb, size_t se) {
   int digits = se > sb, ident = se > sb;
   for (size_t i = sb; i < se; i++) {
     if (!isdigit((unsigned char)t[i]))
@@ -1707,17 +1708,18 @@ static void append_int64(struct instr_buf *b, const char *t, size_t sb,
     instr_buf_add(b, t + sb, se - sb);
     return;
   }
-  instr_buf_puts(b, ident ? "(int64_t)" : "(int64_t)(");
+  int cxx = lang == INSTR_LANG_CXX;
+  instr_buf_puts(b, cxx ? "static_cast<int64_t>(" : ident ? "(int64_t)" : "(int64_t)(");
   for (size_t i = sb; i < se; i++)
     instr_buf_putc(b, is_space(t[i]) ? ' ' : t[i]);
-  if (!ident)
+  if (cxx || !ident)
     instr_buf_putc(b, ')');
 }
 
 static void append_expr(const struct unit *u, struct instr_buf *b, CXCursor c) {
   size_t sb, se;
   cursor_span(c, &sb, &se);
-  append_int64(b, u->text, sb, se);
+  append_int64(b, u->lang, u->text, sb, se);
 }
 
 static int expr_ok(const struct unit *u, CXCursor c, CXCursor var) {
@@ -2087,6 +2089,35 @@ static void add_nested_handles(struct name_list *l, const struct unit *u,
 
 /* ---- Edits -----------------------------------------------------------------
  */
+
+static void add_edit(struct unit *u, size_t begin, size_t end, int close,
+                     int depth, struct instr_buf *text);
+
+/* A closing insertion right after a statement that does not end in '}' (an
+ * unbraced loop body, an expression statement) goes on a line of its own,
+ * followed by a line marker: on the statement's line, compilers would read
+ * it as misleadingly indented (-Wmisleading-indentation). */
+static void add_close_edit(struct unit *u, size_t at, int depth,
+                           struct instr_buf *text) {
+  size_t p = at;
+  while (p > 0 && is_space(u->text[p - 1]))
+    p--;
+  if (p == 0 || u->text[p - 1] == '}' || text->len == 0 ||
+      text->data[0] == '\n') {
+    add_edit(u, at, at, 1, depth, text);
+    return;
+  }
+  struct instr_buf b = {0};
+  instr_buf_putc(&b, '\n');
+  instr_buf_add(&b, text->data, text->len);
+  if (text->data[text->len - 1] != '\n') {
+    instr_buf_putc(&b, '\n');
+    if (at < u->len)
+      emit_marker(u, &b, at);
+  }
+  instr_buf_free(text);
+  add_edit(u, at, at, 1, depth, &b);
+}
 
 static void add_edit(struct unit *u, size_t begin, size_t end, int close,
                      int depth, struct instr_buf *text) {
@@ -2591,7 +2622,7 @@ static void loop_args(const struct unit *u, const struct pragma *p,
   if (s && s->n_items >= 2 &&
       chunk_is_simple(t + s->items[1].begin,
                       s->items[1].end - s->items[1].begin))
-    append_int64(b, t, s->items[1].begin, s->items[1].end);
+    append_int64(b, u->lang, t, s->items[1].begin, s->items[1].end);
   else
     instr_buf_puts(b, "-1");
   instr_buf_puts(b, ", ");
@@ -3705,7 +3736,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     if (ds && ds->n_items >= 2 &&
         chunk_is_simple(t + ds->items[1].begin,
                         ds->items[1].end - ds->items[1].begin))
-      append_int64(&lo->pre, t, ds->items[1].begin, ds->items[1].end);
+      append_int64(&lo->pre, u->lang, t, ds->items[1].begin,
+                   ds->items[1].end);
     else
       instr_buf_puts(&lo->pre, "-1");
     instr_buf_puts(&lo->pre, ", ");
@@ -3829,7 +3861,7 @@ static void emit_block_chain(struct unit *u, struct pragma *p,
     }
   }
   if (b.len)
-    add_edit(u, p->send, p->send, 1, p->depth, &b);
+    add_close_edit(u, p->send, p->depth, &b);
   else
     instr_buf_free(&b);
 }
@@ -3844,7 +3876,7 @@ static void rewrite_sections_list(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b,
                      " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
                      n);
-    add_edit(u, p->secs[k].send, p->secs[k].send, 1, p->secs[k].depth, &b);
+    add_close_edit(u, p->secs[k].send, p->secs[k].depth, &b);
   }
 }
 
@@ -3949,7 +3981,10 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
     struct instr_buf b = {0};
     instr_buf_printf(&b, "{ POMP_Loop_iter_begin(pompt_h_%d, " T_SELF ", ", n);
     if (var)
-      instr_buf_printf(&b, "(int64_t)(%s)", var);
+      instr_buf_printf(&b,
+                       u->lang == INSTR_LANG_CXX ? "static_cast<int64_t>(%s)"
+                                                 : "(int64_t)(%s)",
+                       var);
     else
       instr_buf_puts(&b, "0");
     instr_buf_puts(&b, "); do { ");
@@ -3957,7 +3992,7 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF
                          "); }",
                      n);
-    add_edit(u, be, be, 1, p->depth + 1, &b);
+    add_close_edit(u, be, p->depth + 1, &b);
     free(var);
   }
 }
