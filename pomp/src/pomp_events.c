@@ -527,17 +527,25 @@ EXPORT int32_t POMP_Ordered_exit(POMP_Handle_t handle, int32_t thread_id) {
 /* cancel: reported when cancellation is activated (a cancel construct that
  * is not activated does nothing in OpenMP).  The construct type comes from
  * the CTC (construct=parallel|sections|for|do|taskgroup). */
+extern int omp_get_cancellation(void) __attribute__((weak));
+
+/* Emitted just before the cancel directive (after it, an activated cancel
+ * would never get there); activated is the directive's if clause, and the
+ * cancellation is activated only when the runtime has cancellation on
+ * (OMP_CANCELLATION). */
 EXPORT int32_t POMP_Cancel_event(POMP_Handle_t *handle, int32_t thread_id,
                                  int32_t activated, const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  if (activated)
+  if (activated && omp_get_cancellation && omp_get_cancellation())
     bridge_cancel(r->cancel_flags | ompt_cancel_activated, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
-/* A cancellation point is seen only when the thread goes on past it, that
- * is when it did not detect a cancellation: nothing to report. */
+/* Whether a thread detects a cancellation at a cancellation point is decided
+ * inside the runtime, after this event: nothing can be reported here (a
+ * detected cancellation shows as the construct ending early, which the
+ * bridge closes at the thread's next event). */
 EXPORT int32_t POMP_Cancellation_point_event(POMP_Handle_t *handle,
                                              int32_t thread_id,
                                              const char ctc[]) {
