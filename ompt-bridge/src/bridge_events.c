@@ -358,16 +358,20 @@ void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
     bridge_work_end(BRIDGE_B_OTHER, type, codeptr, NULL);
 }
 
+/* Stateless events (dispatch, flush) test their callback first: with none
+ * registered they change nothing a tool can observe, and the thread's
+ * pending work (discovery, a barrier end, unwinding) is done by the next
+ * event that delivers something, in the same order. */
 void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
                      void *frame) {
+  ompt_callback_dispatch_t cb = BRIDGE_ACTIVE(bucket, dispatch);
+  if (!cb)
+    return;
   bridge_thread_t *t = enter_event(frame);
   if (!t || !announced(t))
     return;
-  ompt_callback_dispatch_t cb = BRIDGE_ACTIVE(bucket, dispatch);
-  if (cb) {
-    bridge_task_t *task = t->cur;
-    cb(parallel_data_of(task), task_data_of(task), kind, instance);
-  }
+  bridge_task_t *task = t->cur;
+  cb(parallel_data_of(task), task_data_of(task), kind, instance);
 }
 
 void bridge_single_begin(const void *codeptr, void *frame) {
@@ -790,12 +794,13 @@ void bridge_lock_release(ompt_mutex_t kind, const void *lock,
 /* ---- flush, cancel, error ---------------------------------------------------- */
 
 void bridge_flush(const void *codeptr, void *frame) {
+  ompt_callback_flush_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, flush);
+  if (!cb)
+    return;
   bridge_thread_t *t = enter_event(frame);
   if (!t || !announced(t))
     return;
-  ompt_callback_flush_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, flush);
-  if (cb)
-    cb(&t->thread_data, codeptr);
+  cb(&t->thread_data, codeptr);
 }
 
 void bridge_cancel(int flags, const void *codeptr, void *frame) {
