@@ -14,9 +14,9 @@
  *
  * Output, per device (times in microseconds from the first record of the
  * device; an operation's line is indented under its target region):
- *   device 2 (host): 3 target regions, 0 transfers, 3 kernels, 0 bytes to / 0 bytes from
- *       12.3 ..    80.1  target            id 5
- *       13.0 ..    79.9    kernel          op 6
+ *   device 2 (host): 3 target regions, 0 transfers, 3 kernels, 0 bytes to / 0
+ * bytes from 12.3 ..    80.1  target            id 5 13.0 ..    79.9    kernel
+ * op 6
  *   ...
  */
 #include <omp-tools.h>
@@ -64,8 +64,7 @@ static device_t *find(int num) {
   return NULL;
 }
 
-static void on_request(int device_num, ompt_buffer_t **buffer,
-                       size_t *bytes) {
+static void on_request(int device_num, ompt_buffer_t **buffer, size_t *bytes) {
   (void)device_num;
   *buffer = malloc(buffer_bytes);
   *bytes = *buffer ? buffer_bytes : 0;
@@ -95,8 +94,10 @@ static void on_complete(int device_num, ompt_buffer_t *buffer, size_t bytes,
       ompt_record_ompt_t *r = d->get_record(buffer, c);
       if (!r)
         break;
-      event_t e = {.type = r->type, .target_id = r->target_id,
-                   .start = r->time, .end = r->time};
+      event_t e = {.type = r->type,
+                   .target_id = r->target_id,
+                   .start = r->time,
+                   .end = r->time};
       switch (r->type) {
       case ompt_callback_target:
         e.kind = r->record.target.kind;

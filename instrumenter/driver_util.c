@@ -229,8 +229,8 @@ void du_cleanup_register(const char *path) {
   ensure_atexit();
   if (n_cleanup_files == cap_cleanup_files) {
     cap_cleanup_files = cap_cleanup_files ? 2 * cap_cleanup_files : 8;
-    cleanup_files = du_xrealloc(cleanup_files,
-                                cap_cleanup_files * sizeof *cleanup_files);
+    cleanup_files =
+        du_xrealloc(cleanup_files, cap_cleanup_files * sizeof *cleanup_files);
   }
   cleanup_files[n_cleanup_files++] = du_xstrdup(path);
 }
@@ -463,8 +463,8 @@ int du_run_capture(char *const argv[], char **out, size_t *out_len,
   posix_spawn_file_actions_addclose(&fa, fds[1]);
   char *err_path = NULL;
   if (err == DU_ERR_HIDE) {
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
-                                     O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY,
+                                     0);
   } else if (err == DU_ERR_ON_FAILURE) {
     err_path = du_xasprintf("%s/stderr%u.txt", du_tmpdir(NULL), ++counter);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path,
@@ -624,10 +624,10 @@ void du_expand_response_files(char *const in[], size_t n_in,
 /* ---- Compiler options ---------------------------------------------------- */
 
 enum match {
-  M_EXACT,   /* the word itself */
-  M_SEP,     /* the word, then its argument in the next word */
-  M_JOINSEP, /* -Xarg or -X arg */
-  M_PREFIX,  /* -Xarg only */
+  M_EXACT,      /* the word itself */
+  M_SEP,        /* the word, then its argument in the next word */
+  M_JOINSEP,    /* -Xarg or -X arg */
+  M_PREFIX,     /* -Xarg only */
   M_PREFIX_SEP, /* -Xarg, then another argument in the next word */
 };
 
@@ -884,7 +884,8 @@ void du_match_option(const char *arg, const char *next, struct du_opt *o) {
   }
 }
 
-/* ---- Languages ------------------------------------------------------------ */
+/* ---- Languages ------------------------------------------------------------
+ */
 
 static bool in_list(const char *s, const char *const list[]) {
   for (size_t i = 0; list[i]; i++)
@@ -893,16 +894,15 @@ static bool in_list(const char *s, const char *const list[]) {
   return false;
 }
 
-static const char *const cxx_suffixes[] = {
-    ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", NULL};
+static const char *const cxx_suffixes[] = {".cc",  ".cp",  ".cxx", ".cpp",
+                                           ".CPP", ".c++", ".C",   NULL};
 static const char *const header_suffixes[] = {
     ".h", ".hh", ".H", ".hp", ".hxx", ".hpp", ".HPP", ".h++", ".tcc", NULL};
 static const char *const other_suffixes[] = {
-    ".i",   ".ii",  ".m",   ".mi",  ".mm",  ".M",   ".mii", ".s",
-    ".S",   ".sx",  ".f",   ".for", ".ftn", ".F",   ".FOR", ".fpp",
-    ".FPP", ".FTN", ".f90", ".f95", ".f03", ".f08", ".F90", ".F95",
-    ".F03", ".F08", ".go",  ".d",   ".di",  ".dd",  ".ads", ".adb",
-    NULL};
+    ".i",   ".ii",  ".m",   ".mi",  ".mm",  ".M",   ".mii", ".s",   ".S",
+    ".sx",  ".f",   ".for", ".ftn", ".F",   ".FOR", ".fpp", ".FPP", ".FTN",
+    ".f90", ".f95", ".f03", ".f08", ".F90", ".F95", ".F03", ".F08", ".go",
+    ".d",   ".di",  ".dd",  ".ads", ".adb", NULL};
 
 enum du_lang du_lang_from_name(const char *path, bool cxx_driver) {
   const char *suf = du_suffix(path);
@@ -936,11 +936,12 @@ bool du_is_header(const char *path, const char *xlang) {
   return in_list(du_suffix(path), header_suffixes);
 }
 
-/* ---- The compiler command -------------------------------------------------- */
+/* ---- The compiler command --------------------------------------------------
+ */
 
 int du_compiler_words(char *const argv[], int argc, int i) {
-  static const char *const launchers[] = {"ccache", "sccache", "distcc",
-                                          "icecc", "buildcache", NULL};
+  static const char *const launchers[] = {"ccache", "sccache",    "distcc",
+                                          "icecc",  "buildcache", NULL};
   if (i + 1 < argc && in_list(du_basename(argv[i]), launchers) &&
       argv[i + 1][0] != '-')
     return 2;
@@ -983,13 +984,12 @@ char *du_nm_for(const char *compiler) {
       candidate = du_xstrdup("llvm-nm");
   } else {
     /* <triple>-gcc[-N], <triple>-g++[-N], <triple>-cc, <triple>-c++ */
-    static const char *const drivers[] = {"-gcc", "-g++", "-cc", "-c++",
-                                          NULL};
+    static const char *const drivers[] = {"-gcc", "-g++", "-cc", "-c++", NULL};
     for (size_t i = 0; drivers[i] && !candidate; i++) {
       const char *at = strstr(base, drivers[i]);
       const char *rest = at ? at + strlen(drivers[i]) : NULL;
-      if (at && at > base && (!*rest || (rest[0] == '-' &&
-                                         isdigit((unsigned char)rest[1]))))
+      if (at && at > base &&
+          (!*rest || (rest[0] == '-' && isdigit((unsigned char)rest[1]))))
         candidate = du_xasprintf("%.*s-nm", (int)(at - base), base);
     }
   }
@@ -999,7 +999,8 @@ char *du_nm_for(const char *compiler) {
   return du_xstrdup("nm");
 }
 
-/* ---- Paths ---------------------------------------------------------------- */
+/* ---- Paths ----------------------------------------------------------------
+ */
 
 const char *du_basename(const char *path) {
   const char *slash = strrchr(path, '/');
@@ -1037,7 +1038,8 @@ bool du_file_exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
-/* ---- Locating pompt ------------------------------------------------------- */
+/* ---- Locating pompt -------------------------------------------------------
+ */
 
 static char *self_dir(void) {
   size_t cap = 256;
@@ -1084,9 +1086,12 @@ static void read_build_conf(struct du_paths *p, const char *conf) {
     const char *key;
     char **slot;
   } keys[] = {
-      {"POMP_INSTR", &p->pomp_instr},     {"POMP_LINK", &p->pomp_link},
-      {"POMP_INCLUDE", &p->pomp_include}, {"OMPT_INCLUDE", &p->ompt_include},
-      {"LIBDIR", &p->libdir},             {"STUBS_LIBDIR", &p->stubs_libdir},
+      {"POMP_INSTR", &p->pomp_instr},
+      {"POMP_LINK", &p->pomp_link},
+      {"POMP_INCLUDE", &p->pomp_include},
+      {"OMPT_INCLUDE", &p->ompt_include},
+      {"LIBDIR", &p->libdir},
+      {"STUBS_LIBDIR", &p->stubs_libdir},
       {"SANITIZE", &p->sanitize},
   };
   char *line = text;
@@ -1115,8 +1120,8 @@ static void read_build_conf(struct du_paths *p, const char *conf) {
     line = end ? end + 1 : NULL;
   }
   free(text);
-  static const char *const names[] = {"POMP_INSTR", "POMP_LINK",
-                                      "POMP_INCLUDE", "LIBDIR"};
+  static const char *const names[] = {"POMP_INSTR", "POMP_LINK", "POMP_INCLUDE",
+                                      "LIBDIR"};
   char *const *slots[] = {&p->pomp_instr, &p->pomp_link, &p->pomp_include,
                           &p->libdir};
   for (size_t i = 0; i < 4; i++) {

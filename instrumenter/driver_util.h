@@ -145,10 +145,10 @@ enum du_kind {
 };
 
 struct du_opt {
-  unsigned where;      /* DU_PP | DU_CC | DU_LD */
+  unsigned where; /* DU_PP | DU_CC | DU_LD */
   enum du_kind kind;
-  int nargs;           /* argv words the option occupies: 1 or 2 */
-  const char *value;   /* its argument (joined or the next word), or NULL */
+  int nargs;         /* argv words the option occupies: 1 or 2 */
+  const char *value; /* its argument (joined or the next word), or NULL */
 };
 
 /* Classifies the option arg (which starts with '-' and is not "-");
@@ -183,12 +183,13 @@ int du_compiler_words(char *const argv[], int argc, int i);
  * "nm".  The caller frees the result. */
 char *du_nm_for(const char *compiler);
 
-/* ---- Paths ---------------------------------------------------------------- */
+/* ---- Paths ----------------------------------------------------------------
+ */
 const char *du_basename(const char *path);
-char *du_dirname(const char *path);             /* "." when no directory */
-const char *du_suffix(const char *path);        /* ".c" or "" */
-char *du_stem(const char *path);                /* basename minus suffix */
-char *du_strip_suffix(const char *path);        /* path minus suffix */
+char *du_dirname(const char *path);      /* "." when no directory */
+const char *du_suffix(const char *path); /* ".c" or "" */
+char *du_stem(const char *path);         /* basename minus suffix */
+char *du_strip_suffix(const char *path); /* path minus suffix */
 bool du_file_exists(const char *path);
 
 /* ---- Locating pompt --------------------------------------------------------

@@ -788,8 +788,7 @@ static int chain_of(enum omp_directive_kind k, enum leaf_kind out[MAX_LEAVES]) {
     C2(TEAMS_DISTRIBUTE, LK_TEAMS, LK_DISTRIBUTE)
     C2(TEAMS_DISTRIBUTE_SIMD, LK_TEAMS, LK_DISTRIBUTE_SIMD)
     C2(TEAMS_DISTRIBUTE_PARALLEL_FOR, LK_TEAMS, LK_DISTRIBUTE_PAR_FOR)
-    C2(TEAMS_DISTRIBUTE_PARALLEL_FOR_SIMD, LK_TEAMS,
-       LK_DISTRIBUTE_PAR_FOR_SIMD)
+    C2(TEAMS_DISTRIBUTE_PARALLEL_FOR_SIMD, LK_TEAMS, LK_DISTRIBUTE_PAR_FOR_SIMD)
     C2(TEAMS_LOOP, LK_TEAMS, LK_LOOP)
     C2(PARALLEL_FOR, LK_PARALLEL, LK_FOR)
     C2(PARALLEL_FOR_SIMD, LK_PARALLEL, LK_FOR_SIMD)
@@ -802,11 +801,9 @@ static int chain_of(enum omp_directive_kind k, enum leaf_kind out[MAX_LEAVES]) {
     C2(MASKED_TASKLOOP, LK_MASKED, LK_TASKLOOP)
     C2(MASKED_TASKLOOP_SIMD, LK_MASKED, LK_TASKLOOP_SIMD)
     C3(PARALLEL_MASTER_TASKLOOP, LK_PARALLEL, LK_MASTER, LK_TASKLOOP)
-    C3(PARALLEL_MASTER_TASKLOOP_SIMD, LK_PARALLEL, LK_MASTER,
-       LK_TASKLOOP_SIMD)
+    C3(PARALLEL_MASTER_TASKLOOP_SIMD, LK_PARALLEL, LK_MASTER, LK_TASKLOOP_SIMD)
     C3(PARALLEL_MASKED_TASKLOOP, LK_PARALLEL, LK_MASKED, LK_TASKLOOP)
-    C3(PARALLEL_MASKED_TASKLOOP_SIMD, LK_PARALLEL, LK_MASKED,
-       LK_TASKLOOP_SIMD)
+    C3(PARALLEL_MASKED_TASKLOOP_SIMD, LK_PARALLEL, LK_MASKED, LK_TASKLOOP_SIMD)
 #undef C1
 #undef C2
 #undef C3
@@ -937,10 +934,10 @@ static int parse_pomp(struct unit *u, struct pragma *p) {
     static const struct {
       const char *w;
       enum pomp_dir d;
-    } words[] = {{"begin", PD_BEGIN},   {"end", PD_END},
-                 {"event", PD_EVENT},   {"init", PD_INIT},
-                 {"finalize", PD_FINALIZE}, {"on", PD_ON},
-                 {"off", PD_OFF}};
+    } words[] = {
+        {"begin", PD_BEGIN}, {"end", PD_END},           {"event", PD_EVENT},
+        {"init", PD_INIT},   {"finalize", PD_FINALIZE}, {"on", PD_ON},
+        {"off", PD_OFF}};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
       if (strlen(words[i].w) == w2e - w2b &&
           memcmp(t + w2b, words[i].w, w2e - w2b) == 0)
@@ -954,8 +951,9 @@ static int parse_pomp(struct unit *u, struct pragma *p) {
     if (p->pomp == PD_BEGIN || p->pomp == PD_END || p->pomp == PD_EVENT) {
       SKIP();
       if (pos >= e || t[pos] != '(') {
-        error_at(u, pos, "expected '(' and a region name after "
-                         "'#pragma pomp inst %.*s'",
+        error_at(u, pos,
+                 "expected '(' and a region name after "
+                 "'#pragma pomp inst %.*s'",
                  (int)(w2e - w2b), t + w2b);
         return -1;
       }
@@ -1114,18 +1112,18 @@ static void scan_pragmas(struct unit *u) {
 /* The OpenMP API routines whose calls are rewritten (seed 004, section 3.4;
  * pomp.h declares a POMP_Api_<name> wrapper for each). */
 static const char *const api_routines[] = {
-    "omp_init_lock",          "omp_init_lock_with_hint",
-    "omp_destroy_lock",       "omp_set_lock",
-    "omp_unset_lock",         "omp_test_lock",
-    "omp_init_nest_lock",     "omp_init_nest_lock_with_hint",
-    "omp_destroy_nest_lock",  "omp_set_nest_lock",
-    "omp_unset_nest_lock",    "omp_test_nest_lock",
-    "omp_set_num_threads",    "omp_get_num_threads",
-    "omp_get_max_threads",    "omp_get_thread_num",
-    "omp_get_num_procs",      "omp_in_parallel",
-    "omp_set_dynamic",        "omp_get_dynamic",
-    "omp_set_nested",         "omp_get_nested",
-    "omp_control_tool",       NULL};
+    "omp_init_lock",         "omp_init_lock_with_hint",
+    "omp_destroy_lock",      "omp_set_lock",
+    "omp_unset_lock",        "omp_test_lock",
+    "omp_init_nest_lock",    "omp_init_nest_lock_with_hint",
+    "omp_destroy_nest_lock", "omp_set_nest_lock",
+    "omp_unset_nest_lock",   "omp_test_nest_lock",
+    "omp_set_num_threads",   "omp_get_num_threads",
+    "omp_get_max_threads",   "omp_get_thread_num",
+    "omp_get_num_procs",     "omp_in_parallel",
+    "omp_set_dynamic",       "omp_get_dynamic",
+    "omp_set_nested",        "omp_get_nested",
+    "omp_control_tool",      NULL};
 
 static int api_routine(const char *name) {
   if (strncmp(name, "omp_", 4) != 0)
@@ -1260,8 +1258,7 @@ static enum CXChildVisitResult collect_stmts(CXCursor c, CXCursor parent,
       u->stmts[u->nstmts].cur = c;
       u->nstmts++;
     }
-    if (k == CXCursor_CallExpr &&
-        !(u->opts->disabled & INSTR_GROUP_RUNTIME))
+    if (k == CXCursor_CallExpr && !(u->opts->disabled & INSTR_GROUP_RUNTIME))
       check_api_call(u, c);
   }
   return CXChildVisit_Recurse;
@@ -1709,7 +1706,9 @@ static void append_int64(struct instr_buf *b, enum instr_lang lang,
     return;
   }
   int cxx = lang == INSTR_LANG_CXX;
-  instr_buf_puts(b, cxx ? "static_cast<int64_t>(" : ident ? "(int64_t)" : "(int64_t)(");
+  instr_buf_puts(b, cxx     ? "static_cast<int64_t>("
+                    : ident ? "(int64_t)"
+                            : "(int64_t)(");
   for (size_t i = sb; i < se; i++)
     instr_buf_putc(b, is_space(t[i]) ? ' ' : t[i]);
   if (cxx || !ident)
@@ -2057,8 +2056,8 @@ static void add_items(struct name_list *l, const struct unit *u,
  * [from, to): a region with default(none) must share them. */
 static void site_names(const struct unit *u, const struct site *st,
                        int *number) {
-  *number = st->is_call ? u->calls[st->index].number
-                        : u->pragmas[st->index].number;
+  *number =
+      st->is_call ? u->calls[st->index].number : u->pragmas[st->index].number;
 }
 
 /* Handles and CTC strings of the instrumented constructs and call sites
@@ -2240,9 +2239,8 @@ static int modifier_is(const struct unit *u, const struct pragma *p,
 
 /* The first clause of kind k that applies to the leaf named by an if
  * clause's directive-name modifier (NULL: no modifier only). */
-static const struct omp_clause *find_if(const struct unit *u,
-                                        const struct pragma *p,
-                                        const char *leaf) {
+static const struct omp_clause *
+find_if(const struct unit *u, const struct pragma *p, const char *leaf) {
   for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
     const struct omp_clause *c = &p->clauses[i];
     if (c->kind != OMP_CLAUSE_IF)
@@ -2266,20 +2264,20 @@ static int in_set(enum omp_clause_kind k, const enum omp_clause_kind *set) {
  * a combined construct. */
 static int leaf_accepts(enum leaf_kind l, enum omp_clause_kind k) {
   static const enum omp_clause_kind par[] = {
-      OMP_CLAUSE_IF,        OMP_CLAUSE_NUM_THREADS, OMP_CLAUSE_DEFAULT,
-      OMP_CLAUSE_PRIVATE,   OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_SHARED,
-      OMP_CLAUSE_COPYIN,    OMP_CLAUSE_REDUCTION,   OMP_CLAUSE_PROC_BIND,
-      OMP_CLAUSE_ALLOCATE,  OMP_CLAUSE_OTHER};
+      OMP_CLAUSE_IF,       OMP_CLAUSE_NUM_THREADS,  OMP_CLAUSE_DEFAULT,
+      OMP_CLAUSE_PRIVATE,  OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_SHARED,
+      OMP_CLAUSE_COPYIN,   OMP_CLAUSE_REDUCTION,    OMP_CLAUSE_PROC_BIND,
+      OMP_CLAUSE_ALLOCATE, OMP_CLAUSE_OTHER};
   static const enum omp_clause_kind wsfor[] = {
       OMP_CLAUSE_PRIVATE,  OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE,
       OMP_CLAUSE_LINEAR,   OMP_CLAUSE_REDUCTION,    OMP_CLAUSE_SCHEDULE,
       OMP_CLAUSE_COLLAPSE, OMP_CLAUSE_ORDERED,      OMP_CLAUSE_NOWAIT,
       OMP_CLAUSE_ALLOCATE, OMP_CLAUSE_ORDER,        OMP_CLAUSE_OTHER};
   static const enum omp_clause_kind simd[] = {
-      OMP_CLAUSE_IF,          OMP_CLAUSE_SAFELEN,  OMP_CLAUSE_SIMDLEN,
-      OMP_CLAUSE_ALIGNED,     OMP_CLAUSE_NONTEMPORAL, OMP_CLAUSE_LINEAR,
-      OMP_CLAUSE_ORDER,       OMP_CLAUSE_PRIVATE,  OMP_CLAUSE_LASTPRIVATE,
-      OMP_CLAUSE_REDUCTION,   OMP_CLAUSE_COLLAPSE, OMP_CLAUSE_OTHER};
+      OMP_CLAUSE_IF,        OMP_CLAUSE_SAFELEN,     OMP_CLAUSE_SIMDLEN,
+      OMP_CLAUSE_ALIGNED,   OMP_CLAUSE_NONTEMPORAL, OMP_CLAUSE_LINEAR,
+      OMP_CLAUSE_ORDER,     OMP_CLAUSE_PRIVATE,     OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_REDUCTION, OMP_CLAUSE_COLLAPSE,    OMP_CLAUSE_OTHER};
   static const enum omp_clause_kind sections[] = {
       OMP_CLAUSE_PRIVATE,   OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE,
       OMP_CLAUSE_REDUCTION, OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_NOWAIT,
@@ -2291,20 +2289,20 @@ static int leaf_accepts(enum leaf_kind l, enum omp_clause_kind k) {
   static const enum omp_clause_kind masked[] = {OMP_CLAUSE_FILTER,
                                                 OMP_CLAUSE_OTHER};
   static const enum omp_clause_kind taskloop[] = {
-      OMP_CLAUSE_IF,        OMP_CLAUSE_SHARED,       OMP_CLAUSE_PRIVATE,
+      OMP_CLAUSE_IF,           OMP_CLAUSE_SHARED,      OMP_CLAUSE_PRIVATE,
       OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE, OMP_CLAUSE_REDUCTION,
-      OMP_CLAUSE_IN_REDUCTION, OMP_CLAUSE_DEFAULT,   OMP_CLAUSE_GRAINSIZE,
-      OMP_CLAUSE_NUM_TASKS, OMP_CLAUSE_COLLAPSE,     OMP_CLAUSE_FINAL,
-      OMP_CLAUSE_PRIORITY,  OMP_CLAUSE_UNTIED,       OMP_CLAUSE_MERGEABLE,
-      OMP_CLAUSE_NOGROUP,   OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_OTHER};
+      OMP_CLAUSE_IN_REDUCTION, OMP_CLAUSE_DEFAULT,     OMP_CLAUSE_GRAINSIZE,
+      OMP_CLAUSE_NUM_TASKS,    OMP_CLAUSE_COLLAPSE,    OMP_CLAUSE_FINAL,
+      OMP_CLAUSE_PRIORITY,     OMP_CLAUSE_UNTIED,      OMP_CLAUSE_MERGEABLE,
+      OMP_CLAUSE_NOGROUP,      OMP_CLAUSE_ALLOCATE,    OMP_CLAUSE_OTHER};
   static const enum omp_clause_kind teams[] = {
       OMP_CLAUSE_NUM_TEAMS, OMP_CLAUSE_THREAD_LIMIT, OMP_CLAUSE_DEFAULT,
       OMP_CLAUSE_PRIVATE,   OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_SHARED,
       OMP_CLAUSE_REDUCTION, OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_OTHER};
   static const enum omp_clause_kind dist[] = {
-      OMP_CLAUSE_PRIVATE,       OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_LASTPRIVATE,
-      OMP_CLAUSE_COLLAPSE,      OMP_CLAUSE_DIST_SCHEDULE, OMP_CLAUSE_ALLOCATE,
-      OMP_CLAUSE_ORDER,         OMP_CLAUSE_OTHER};
+      OMP_CLAUSE_PRIVATE,  OMP_CLAUSE_FIRSTPRIVATE,  OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_COLLAPSE, OMP_CLAUSE_DIST_SCHEDULE, OMP_CLAUSE_ALLOCATE,
+      OMP_CLAUSE_ORDER,    OMP_CLAUSE_OTHER};
   switch (l) {
   case LK_TEAMS:
     return in_set(k, teams);
@@ -2507,13 +2505,12 @@ static void append_leaf_clauses(const struct unit *u, const struct pragma *p,
 /* The list items of clauses that a split moves off the parallel leaf: the
  * parallel region must share them under default(none) (OpenMP 5.2 does so
  * for the combined construct). */
-static void moved_items(const struct unit *u, const struct pragma *p,
-                        int par, struct name_list *want,
-                        struct name_list *have) {
+static void moved_items(const struct unit *u, const struct pragma *p, int par,
+                        struct name_list *want, struct name_list *have) {
   const char *t = ptext(u, p);
   static const enum omp_clause_kind order[] = {
-      OMP_CLAUSE_LASTPRIVATE, OMP_CLAUSE_REDUCTION,    OMP_CLAUSE_FIRSTPRIVATE,
-      OMP_CLAUSE_PRIVATE,     OMP_CLAUSE_LINEAR,       OMP_CLAUSE_IN_REDUCTION,
+      OMP_CLAUSE_LASTPRIVATE, OMP_CLAUSE_REDUCTION, OMP_CLAUSE_FIRSTPRIVATE,
+      OMP_CLAUSE_PRIVATE,     OMP_CLAUSE_LINEAR,    OMP_CLAUSE_IN_REDUCTION,
       OMP_CLAUSE_OTHER};
   for (const enum omp_clause_kind *k = order; *k != OMP_CLAUSE_OTHER; k++) {
     for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
@@ -2696,7 +2693,7 @@ static int dependence_type(const char *s, size_t n) {
   static const struct {
     const char *w;
     int v;
-  } types[] = {{"in", 1},     {"out", 2},  {"inout", 3},  {"mutexinoutset", 4},
+  } types[] = {{"in", 1},     {"out", 2},  {"inout", 3},   {"mutexinoutset", 4},
                {"source", 5}, {"sink", 6}, {"inoutset", 7}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     if (strlen(types[i].w) == n && memcmp(types[i].w, s, n) == 0)
@@ -2848,7 +2845,8 @@ static int dependences(struct unit *u, const struct pragma *p,
   return count;
 }
 
-/* ---- Target constructs (doc/target.md) ------------------------------------ */
+/* ---- Target constructs (doc/target.md) ------------------------------------
+ */
 
 /* An expression that is safe to evaluate once more: no call, no
  * assignment, no increment or decrement. */
@@ -2970,7 +2968,8 @@ static int map_item(const struct unit *u, const char *t, size_t b, size_t e,
   if (base_end == b)
     return 0;
   int cxx = u->lang == INSTR_LANG_CXX;
-  const char *addr_open = cxx ? "(const void *)__builtin_addressof(" : "(const void *)&(";
+  const char *addr_open =
+      cxx ? "(const void *)__builtin_addressof(" : "(const void *)&(";
   /* base: the item up to its first section (plain subscripts included). */
   size_t bend = nsec > 0 ? sub[nsec - 1].open : e;
   instr_buf_putc(out, '{');
@@ -3076,9 +3075,9 @@ static int map_flags(const char *t, size_t b, size_t e, int motion,
   static const struct {
     const char *w;
     unsigned type, mod;
-  } words[] = {{"to", 0x1, 0},       {"from", 0x2, 0},   {"tofrom", 0x3, 0},
-               {"alloc", 0x4, 0},    {"release", 0x8, 0}, {"delete", 0x10, 0},
-               {"always", 0, 0x40},  {"present", 0, 0x80}, {"close", 0, 0x100},
+  } words[] = {{"to", 0x1, 0},      {"from", 0x2, 0},     {"tofrom", 0x3, 0},
+               {"alloc", 0x4, 0},   {"release", 0x8, 0},  {"delete", 0x10, 0},
+               {"always", 0, 0x40}, {"present", 0, 0x80}, {"close", 0, 0x100},
                {"ompx_hold", 0, 0}};
   unsigned type = 0, mod = 0;
   size_t q = b;
@@ -3247,9 +3246,9 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
   int n = p->number;
   const char *ev = target_events[k];
   int nowait = k != LK_TARGET_DATA && find_clause(p, OMP_CLAUSE_NOWAIT);
-  instr_buf_printf(&lo->pre, "POMP_%s_enter(&pompt_h_%d, " T_SELF
-                             ", &pompt_tgt_%d, ",
-                   ev, n, n);
+  instr_buf_printf(&lo->pre,
+                   "POMP_%s_enter(&pompt_h_%d, " T_SELF ", &pompt_tgt_%d, ", ev,
+                   n, n);
   target_args(u, p, &lo->pre);
   instr_buf_printf(&lo->pre, "pompt_ctc_%d);", n);
   if (nowait)
@@ -3291,9 +3290,9 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
       instr_buf_puts(&lo->post, "(const POMP_Map_t *)0, 0);\n");
     lo->post_newline = k == LK_TARGET;
   }
-  instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF
-                              ", &pompt_tgt_%d);",
-                   ev, n, n);
+  instr_buf_printf(&lo->post,
+                   " POMP_%s_exit(pompt_h_%d, " T_SELF ", &pompt_tgt_%d);", ev,
+                   n, n);
 }
 
 /* ---- Building the leaves ------------------------------------------------ */
@@ -3325,10 +3324,10 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
     break;
   }
   case LK_TASK:
-    eval_once(u, p, find_if(u, p, "task"), "pompt_if", "int", "(",
+    eval_once(u, p, find_if(u, p, "task"), "pompt_if", "int", "(", ") ? 1 : 0",
+              &lo->decl);
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_FINAL), "pompt_final", "int", "(",
               ") ? 1 : 0", &lo->decl);
-    eval_once(u, p, find_clause(p, OMP_CLAUSE_FINAL), "pompt_final", "int",
-              "(", ") ? 1 : 0", &lo->decl);
     instr_buf_printf(&lo->decl, "POMP_Task_t pompt_task_%d; ", n);
     break;
   case LK_CANCEL:
@@ -3350,10 +3349,10 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
     target_decls(u, p, lo);
     break;
   case LK_TEAMS:
-    eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_TEAMS), "pompt_nteams",
-              "int", "(int)(", ")", &lo->decl);
-    eval_once(u, p, find_clause(p, OMP_CLAUSE_THREAD_LIMIT), "pompt_tl",
-              "int", "(int)(", ")", &lo->decl);
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_TEAMS), "pompt_nteams", "int",
+              "(int)(", ")", &lo->decl);
+    eval_once(u, p, find_clause(p, OMP_CLAUSE_THREAD_LIMIT), "pompt_tl", "int",
+              "(int)(", ")", &lo->decl);
     instr_buf_printf(&lo->decl, "POMP_Team_t pompt_team_%d; ", n);
     break;
   default:
@@ -3364,13 +3363,12 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
 static void implicit_barrier_text(const struct unit *u, const struct pragma *p,
                                   struct instr_buf *b) {
   int n = p->number;
-  instr_buf_printf(b,
-                   " POMP_Implicit_barrier_enter(&pompt_h_%d, " T_SELF
-                   ", pompt_ctc_%d);\n"
-                   "#pragma omp barrier\n"
-                   " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF
-                   ");" NO_TAIL " }\n",
-                   n, n, n);
+  instr_buf_printf(
+      b,
+      " POMP_Implicit_barrier_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n"
+      "#pragma omp barrier\n"
+      " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }\n",
+      n, n, n);
   emit_marker(u, b, p->send);
 }
 
@@ -3403,8 +3401,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       break;
     const struct omp_clause *cif = find_if(u, p, "parallel");
     const struct omp_clause *cnt = find_clause(p, OMP_CLAUSE_NUM_THREADS);
-    instr_buf_printf(&lo->pre, "POMP_Parallel_enter_team(&pompt_h_%d, " T_SELF
-                               ", ", n);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Parallel_enter_team(&pompt_h_%d, " T_SELF ", ", n);
     if (cnt && repl_of(p, cnt))
       instr_buf_printf(&lo->pre, "pompt_nt_%d, ", n);
     else
@@ -3437,8 +3435,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     /* The implicit barrier is exposed by nowait plus an explicit barrier
      * (doc/instrumentation.md says why that keeps the semantics).  Inside
      * a split parallel, the region's own barrier follows at once. */
-    lo->barrier = on && !inner && !user_nowait && !copyprivate &&
-                  !p->cancel_inside;
+    lo->barrier =
+        on && !inner && !user_nowait && !copyprivate && !p->cancel_inside;
     if ((lo->barrier || inner) && !user_nowait && !p->cancel_inside)
       instr_buf_puts(&lo->dir, " nowait");
     if (!on)
@@ -3457,16 +3455,14 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       instr_buf_printf(&lo->pre,
                        "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
                        ev, n, n);
-      instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");",
-                       ev, n);
+      instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");", ev,
+                       n);
     }
     if (k == LK_SINGLE) {
-      instr_buf_printf(&lo->open, "{ POMP_Single_begin(pompt_h_%d, " T_SELF
-                                  "); ",
-                       n);
+      instr_buf_printf(&lo->open,
+                       "{ POMP_Single_begin(pompt_h_%d, " T_SELF "); ", n);
       instr_buf_printf(&lo->close,
-                       " POMP_Single_end(pompt_h_%d, " T_SELF ");" NO_TAIL
-                       " }",
+                       " POMP_Single_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
                        n);
     }
     break;
@@ -3484,8 +3480,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     if (!on)
       break;
     instr_buf_printf(
-        &lo->open, "{ POMP_Master_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d); ",
-        n, n);
+        &lo->open,
+        "{ POMP_Master_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d); ", n, n);
     instr_buf_printf(&lo->close,
                      " POMP_Master_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
                      n);
@@ -3520,8 +3516,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     instr_buf_printf(&lo->pre,
                      "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
                      ev, n, n);
-    instr_buf_printf(&lo->open, "{ POMP_%s_begin(pompt_h_%d, " T_SELF "); ",
-                     ev, n);
+    instr_buf_printf(&lo->open, "{ POMP_%s_begin(pompt_h_%d, " T_SELF "); ", ev,
+                     n);
     instr_buf_printf(&lo->close,
                      " POMP_%s_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", ev,
                      n);
@@ -3532,9 +3528,9 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_ATOMIC:
     if (!on)
       break;
-    instr_buf_printf(&lo->pre,
-                     "POMP_Atomic_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-                     n, n);
+    instr_buf_printf(
+        &lo->pre, "POMP_Atomic_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+        n, n);
     instr_buf_printf(&lo->post, " POMP_Atomic_exit(pompt_h_%d, " T_SELF ");",
                      n);
     break;
@@ -3557,8 +3553,9 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     struct instr_buf deps = {0};
     int ndeps = dependences(u, p, &deps);
     if (ndeps > 0)
-      instr_buf_printf(&lo->decl, "POMP_Dependence_t pompt_deps_%d[%d] = {%s}; ",
-                       n, ndeps, deps.data);
+      instr_buf_printf(&lo->decl,
+                       "POMP_Dependence_t pompt_deps_%d[%d] = {%s}; ", n, ndeps,
+                       deps.data);
     instr_buf_free(&deps);
     instr_buf_printf(&lo->pre,
                      "POMP_Task_create_begin(&pompt_h_%d, " T_SELF
@@ -3572,8 +3569,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       terms++;
     }
     if (cif && repl_of(p, cif))
-      instr_buf_printf(&lo->pre, "%s(pompt_if_%d ? 0 : 1)", terms++ ? " | " : "",
-                       n);
+      instr_buf_printf(&lo->pre, "%s(pompt_if_%d ? 0 : 1)",
+                       terms++ ? " | " : "", n);
     if (cfi && repl_of(p, cfi))
       instr_buf_printf(&lo->pre, "%s(pompt_final_%d ? 2 : 0)",
                        terms++ ? " | " : "", n);
@@ -3583,18 +3580,16 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        " POMP_Task_dependences(pompt_h_%d, " T_SELF
                        ", &pompt_task_%d, pompt_deps_%d, %d);",
                        n, n, n, ndeps);
-    instr_buf_printf(&lo->open,
-                     "{ POMP_Task_begin(pompt_h_%d, " T_SELF
-                     ", &pompt_task_%d); ",
-                     n, n);
+    instr_buf_printf(
+        &lo->open,
+        "{ POMP_Task_begin(pompt_h_%d, " T_SELF ", &pompt_task_%d); ", n, n);
     instr_buf_printf(&lo->close,
                      " POMP_Task_end(pompt_h_%d, " T_SELF
                      ", &pompt_task_%d);" NO_TAIL " }",
                      n, n);
-    instr_buf_printf(&lo->post,
-                     " POMP_Task_create_end(pompt_h_%d, " T_SELF
-                     ", &pompt_task_%d);",
-                     n, n);
+    instr_buf_printf(
+        &lo->post,
+        " POMP_Task_create_end(pompt_h_%d, " T_SELF ", &pompt_task_%d);", n, n);
     break;
   }
   case LK_TASKLOOP:
@@ -3635,9 +3630,9 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_FLUSH:
     if (!on)
       break;
-    instr_buf_printf(&lo->post,
-                     " POMP_Flush_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-                     n, n);
+    instr_buf_printf(
+        &lo->post, " POMP_Flush_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+        n, n);
     break;
   case LK_CANCEL: {
     if (!on)
@@ -3705,18 +3700,16 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     else
       instr_buf_puts(&lo->pre, "-1, ");
     instr_buf_printf(&lo->pre, "&pompt_team_%d, pompt_ctc_%d);", n, n);
-    instr_buf_printf(&lo->open,
-                     "{ POMP_Teams_begin(pompt_h_%d, " T_SELF
-                     ", &pompt_team_%d); ",
-                     n, n);
+    instr_buf_printf(
+        &lo->open,
+        "{ POMP_Teams_begin(pompt_h_%d, " T_SELF ", &pompt_team_%d); ", n, n);
     instr_buf_printf(&lo->close,
                      " POMP_Teams_end(pompt_h_%d, " T_SELF
                      ", &pompt_team_%d);" NO_TAIL " }",
                      n, n);
-    instr_buf_printf(&lo->post,
-                     " POMP_Teams_exit(pompt_h_%d, " T_SELF
-                     ", &pompt_team_%d);",
-                     n, n);
+    instr_buf_printf(
+        &lo->post, " POMP_Teams_exit(pompt_h_%d, " T_SELF ", &pompt_team_%d);",
+        n, n);
     break;
   }
   case LK_DISTRIBUTE:
@@ -3730,22 +3723,19 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                     "the parallel regions of a composite 'distribute "
                     "parallel for' are not reported (reduced detail)");
     const struct omp_clause *ds = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
-    instr_buf_printf(&lo->pre, "POMP_Distribute_enter(&pompt_h_%d, " T_SELF
-                               ", ",
-                     n);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Distribute_enter(&pompt_h_%d, " T_SELF ", ", n);
     if (ds && ds->n_items >= 2 &&
         chunk_is_simple(t + ds->items[1].begin,
                         ds->items[1].end - ds->items[1].begin))
-      append_int64(&lo->pre, u->lang, t, ds->items[1].begin,
-                   ds->items[1].end);
+      append_int64(&lo->pre, u->lang, t, ds->items[1].begin, ds->items[1].end);
     else
       instr_buf_puts(&lo->pre, "-1");
     instr_buf_puts(&lo->pre, ", ");
     bounds_args(u, p, &lo->pre);
     instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
-    instr_buf_printf(&lo->post, " POMP_Distribute_exit(pompt_h_%d, " T_SELF
-                                ");",
-                     n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Distribute_exit(pompt_h_%d, " T_SELF ");", n);
     break;
   }
   case LK_COUNT:
@@ -3873,9 +3863,8 @@ static void rewrite_sections_list(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b, "{ POMP_Section_begin(pompt_h_%d, %zu, " T_SELF "); ",
                      n, k + 1);
     add_edit(u, p->secs[k].sbegin, p->secs[k].sbegin, 0, p->secs[k].depth, &b);
-    instr_buf_printf(&b,
-                     " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
-                     n);
+    instr_buf_printf(
+        &b, " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", n);
     add_close_edit(u, p->secs[k].send, p->secs[k].depth, &b);
   }
 }
@@ -3939,8 +3928,7 @@ static char *loop_variable(const struct unit *u, const struct stmt_rec *loop) {
         var = clang_getCursorReferenced(lhs);
     }
   }
-  if (clang_Cursor_isNull(var) ||
-      !is_integer_type(clang_getCursorType(var)))
+  if (clang_Cursor_isNull(var) || !is_integer_type(clang_getCursorType(var)))
     return NULL;
   CXString s = clang_getCursorSpelling(var);
   const char *cs = clang_getCString(s);
@@ -3989,9 +3977,8 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
       instr_buf_puts(&b, "0");
     instr_buf_puts(&b, "); do { ");
     add_edit(u, bb, bb, 0, p->depth + 1, &b);
-    instr_buf_printf(&b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF
-                         "); }",
-                     n);
+    instr_buf_printf(
+        &b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF "); }", n);
     add_close_edit(u, be, p->depth + 1, &b);
     free(var);
   }
@@ -4053,7 +4040,8 @@ static void rewrite_default_clause(struct unit *u, struct pragma *p) {
   name_list_free(&l);
 }
 
-/* ---- User directives and API calls ---------------------------------------- */
+/* ---- User directives and API calls ----------------------------------------
+ */
 
 /* After a #pragma pomp line: the call it stands for. */
 static void rewrite_pomp(struct unit *u, struct pragma *p) {
@@ -4061,19 +4049,17 @@ static void rewrite_pomp(struct unit *u, struct pragma *p) {
   int n = p->pomp == PD_END ? u->pragmas[p->partner].number : p->number;
   switch (p->pomp) {
   case PD_BEGIN:
-    instr_buf_printf(&b,
-                     " POMP_User_region_begin(&pompt_h_%d, " T_SELF
-                     ", pompt_ctc_%d);",
-                     n, n);
+    instr_buf_printf(
+        &b, " POMP_User_region_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+        n, n);
     break;
   case PD_END:
-    instr_buf_printf(&b, " POMP_User_region_end(pompt_h_%d, " T_SELF ");" NO_TAIL,
-                     n);
+    instr_buf_printf(
+        &b, " POMP_User_region_end(pompt_h_%d, " T_SELF ");" NO_TAIL, n);
     break;
   case PD_EVENT:
-    instr_buf_printf(&b,
-                     " POMP_User_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-                     n, n);
+    instr_buf_printf(
+        &b, " POMP_User_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);", n, n);
     break;
   case PD_INIT:
     instr_buf_puts(&b, " POMP_Init();");
@@ -4136,8 +4122,8 @@ static void ctc_trimmed(struct ctc_builder *c, const char *key, const char *t,
   /* Blanks inside (a line continuation) become one blank. */
   struct instr_buf v = {0};
   for (size_t i = b; i < e; i++) {
-    if (is_space(t[i]) || (t[i] == '\\' && i + 1 < e &&
-                           (t[i + 1] == '\n' || t[i + 1] == '\r'))) {
+    if (is_space(t[i]) ||
+        (t[i] == '\\' && i + 1 < e && (t[i + 1] == '\n' || t[i + 1] == '\r'))) {
       if (v.len && v.data[v.len - 1] != ' ')
         instr_buf_putc(&v, ' ');
     } else {
@@ -4167,8 +4153,8 @@ static void build_ctc(struct unit *u, struct pragma *p) {
   }
   char type[64];
   ctc_type_of(p, type, sizeof type);
-  int combined_target = p->nleaves > 0 && p->leaves[0] == LK_TARGET &&
-                        p->kind != OMP_DIR_TARGET;
+  int combined_target =
+      p->nleaves > 0 && p->leaves[0] == LK_TARGET && p->kind != OMP_DIR_TARGET;
   ctc_add_str(&c, "type", combined_target ? "target" : type);
   ctc_add_str(&c, "file", u->files[r->file].name);
   ctc_add_lines(&c, r->line, last);
@@ -4485,8 +4471,8 @@ static int in_intervals(const struct interval *v, size_t n, size_t off) {
   return lo < n && v[lo].b <= off && off < v[lo].e;
 }
 
-static void push_interval(struct interval **v, size_t *n, size_t *cap,
-                          size_t b, size_t e) {
+static void push_interval(struct interval **v, size_t *n, size_t *cap, size_t b,
+                          size_t e) {
   if (*n == *cap) {
     *cap = *cap ? *cap * 2 : 16;
     *v = instr_xrealloc(*v, *cap * sizeof **v);
@@ -4593,14 +4579,11 @@ int instr_parse_groups(const char *list, unsigned *mask, const char **bad) {
   static const struct {
     const char *name;
     unsigned bit;
-  } groups[] = {{"parallel", INSTR_GROUP_PARALLEL},
-                {"loop", INSTR_GROUP_LOOP},
-                {"workshare", INSTR_GROUP_WORKSHARE},
-                {"sync", INSTR_GROUP_SYNC},
-                {"task", INSTR_GROUP_TASK},
-                {"runtime", INSTR_GROUP_RUNTIME},
-                {"user", INSTR_GROUP_USER},
-                {"target", INSTR_GROUP_TARGET}};
+  } groups[] = {
+      {"parallel", INSTR_GROUP_PARALLEL},   {"loop", INSTR_GROUP_LOOP},
+      {"workshare", INSTR_GROUP_WORKSHARE}, {"sync", INSTR_GROUP_SYNC},
+      {"task", INSTR_GROUP_TASK},           {"runtime", INSTR_GROUP_RUNTIME},
+      {"user", INSTR_GROUP_USER},           {"target", INSTR_GROUP_TARGET}};
   const char *p = list;
   for (;;) {
     const char *e = strchr(p, ',');
@@ -4622,8 +4605,8 @@ int instr_parse_groups(const char *list, unsigned *mask, const char **bad) {
 }
 
 /* Pairs the user regions and marks the noinstrument ranges. */
-static void user_directives(struct unit *u, struct interval **quiet,
-                            size_t *nq, size_t *capq) {
+static void user_directives(struct unit *u, struct interval **quiet, size_t *nq,
+                            size_t *capq) {
   size_t *open = instr_xmalloc((u->npragmas + 1) * sizeof *open);
   size_t nopen = 0, noinst_from = SIZE_MAX;
   for (size_t i = 0; i < u->npragmas; i++) {
@@ -4865,8 +4848,9 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
         ci++;
       if (pi >= u.npragmas && ci >= u.ncalls)
         break;
-      int take_call = pi >= u.npragmas ||
-                      (ci < u.ncalls && u.calls[ci].begin < u.pragmas[pi].lbegin);
+      int take_call =
+          pi >= u.npragmas ||
+          (ci < u.ncalls && u.calls[ci].begin < u.pragmas[pi].lbegin);
       struct site *st = &u.sites[u.nsites++];
       st->is_call = take_call;
       if (take_call) {
@@ -4901,8 +4885,8 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   for (size_t i = 0; i < u.npragmas; i++) {
     struct pragma *p = &u.pragmas[i];
     if (p->pomp) {
-      int user = p->pomp == PD_BEGIN || p->pomp == PD_END ||
-                 p->pomp == PD_EVENT;
+      int user =
+          p->pomp == PD_BEGIN || p->pomp == PD_END || p->pomp == PD_EVENT;
       if (p->pomp == PD_END && p->partner >= 0 &&
           u.pragmas[p->partner].instrument)
         rewrite_pomp(&u, p);

@@ -77,11 +77,11 @@ static void usage(FILE *f) {
 enum mode { MODE_LINK, MODE_C, MODE_S };
 
 struct item {
-  size_t first;   /* index of its first word in args */
-  int nargs;      /* number of words */
-  bool is_input;  /* an input file, else an option */
+  size_t first;  /* index of its first word in args */
+  int nargs;     /* number of words */
+  bool is_input; /* an input file, else an option */
   struct du_opt opt;
-  bool pch;       /* clang's -include-pch (also as -Xclang pairs) */
+  bool pch; /* clang's -include-pch (also as -Xclang pairs) */
   /* -include X where only X.gch exists: the header it was made from, for
    * preprocessing to text, per language (C, C++); "" when unknown */
   char *pch_source[2];
@@ -95,9 +95,9 @@ struct item {
 struct cmdline {
   char **compiler_words; /* the compiler, after a launcher such as ccache */
   size_t n_compiler;
-  const char *compiler;  /* the last of them: the compiler itself */
+  const char *compiler; /* the last of them: the compiler itself */
   bool cxx_driver;
-  bool clang;            /* the compiler is clang */
+  bool clang;          /* the compiler is clang */
   struct du_argv args; /* user arguments, response files expanded */
   size_t *group;       /* for args: index of the top-level argument */
   char **user_argv;    /* the user arguments as given */
@@ -111,10 +111,10 @@ struct cmdline {
   const char *output; /* -o, or NULL */
   bool md, mmd;       /* -MD, -MMD */
   bool has_mf, has_mt;
-  bool user_dump; /* -dumpdir/-dumpbase/-dumpbase-ext given */
-  bool need_aux;  /* an option writes files named after the output */
-  bool save_temps; /* -save-temps[=...] */
-  const char *std; /* last -std= value, or "" for -ansi, or NULL */
+  bool user_dump;   /* -dumpdir/-dumpbase/-dumpbase-ext given */
+  bool need_aux;    /* an option writes files named after the output */
+  bool save_temps;  /* -save-temps[=...] */
+  const char *std;  /* last -std= value, or "" for -ansi, or NULL */
   bool has_include; /* -include (also as -Xclang pairs) */
   size_t n_compile, n_instr, n_link_inputs;
 };
@@ -253,8 +253,7 @@ static void push_compiler(struct du_argv *cmd, const struct cmdline *c) {
     du_argv_push(cmd, c->compiler_words[w]);
 }
 
-static const char *word(const struct cmdline *c, const struct item *it,
-                        int i) {
+static const char *word(const struct cmdline *c, const struct item *it, int i) {
   return c->args.v[it->first + (size_t)i];
 }
 
@@ -428,7 +427,8 @@ static void save_copy(const char *src, const char *dst) {
   free(tmp);
 }
 
-/* ---- Running the steps ----------------------------------------------------- */
+/* ---- Running the steps -----------------------------------------------------
+ */
 
 /* rsp_from: see du_run(); 0 for programs that do not read @file. */
 static int run_step(struct du_argv *cmd, size_t rsp_from) {
@@ -449,8 +449,7 @@ static char *start_output(const char *final) {
   if (stat(final, &st) == 0 && !S_ISREG(st.st_mode))
     return NULL;
   char *dir = du_dirname(final);
-  char *tmp =
-      du_xasprintf("%s/.%s.pomp-XXXXXX", dir, du_basename(final));
+  char *tmp = du_xasprintf("%s/.%s.pomp-XXXXXX", dir, du_basename(final));
   free(dir);
   int fd = mkstemp(tmp);
   if (fd < 0) {
@@ -505,8 +504,10 @@ static int dir_option_rank(const char *a) {
   static const struct {
     const char *name;
     int rank;
-  } names[] = {{"-iquote", 1},    {"-I", 2},
-               {"--include-directory", 2}, {"-isystem", 3},
+  } names[] = {{"-iquote", 1},
+               {"-I", 2},
+               {"--include-directory", 2},
+               {"-isystem", 3},
                {"-idirafter", 4}};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (strncmp(a, names[i].name, strlen(names[i].name)) == 0)

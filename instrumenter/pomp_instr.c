@@ -183,8 +183,7 @@ static char **with_env_options(int *argc, char **argv, char **env_copy) {
   char **v = instr_xmalloc(((size_t)*argc + n + 1) * sizeof *v);
   int k = 0;
   v[k++] = argv[0];
-  for (char *tok = strtok(*env_copy, " \t\n"); tok;
-       tok = strtok(NULL, " \t\n"))
+  for (char *tok = strtok(*env_copy, " \t\n"); tok; tok = strtok(NULL, " \t\n"))
     v[k++] = tok;
   for (int i = 1; i < *argc; i++)
     v[k++] = argv[i];
@@ -198,7 +197,7 @@ int main(int argc, char **argv) {
   char **orig_argv = argv;
   argv = with_env_options(&argc, argv, &env_copy);
   const char *input = NULL, *output = NULL;
-  struct instr_options opts = {INSTR_LANG_AUTO, NULL, NULL, 0, 0,
+  struct instr_options opts = {INSTR_LANG_AUTO,     NULL, NULL, 0, 0,
                                INSTR_LOOP_ENTEREXIT};
   const char **clang_args = instr_xmalloc((size_t)argc * sizeof *clang_args);
   size_t n_clang_args = 0;

@@ -66,19 +66,20 @@ static void usage(FILE *f) {
           "See pomp-link(1).\n");
 }
 
-/* ---- What the link line holds ---------------------------------------------- */
+/* ---- What the link line holds ----------------------------------------------
+ */
 
 struct link_line {
-  struct du_argv files;     /* objects and archives to scan */
-  struct du_argv libdirs;   /* -L directories */
-  struct du_argv target;    /* options the init unit is compiled with too */
+  struct du_argv files;      /* objects and archives to scan */
+  struct du_argv libdirs;    /* -L directories */
+  struct du_argv target;     /* options the init unit is compiled with too */
   struct du_argv unresolved; /* -l libraries not in -L directories, each
                                 'S' (static) or 'D' and the name */
   bool shared, is_static, relocatable, not_linking;
-  bool openmp;         /* -fopenmp or an OpenMP runtime library */
-  bool saw_x;          /* a -x option: the init unit needs "-x none" */
-  size_t n_inputs;     /* files and -l libraries */
-  size_t n_headers;    /* headers to precompile (not linked) */
+  bool openmp;      /* -fopenmp or an OpenMP runtime library */
+  bool saw_x;       /* a -x option: the init unit needs "-x none" */
+  size_t n_inputs;  /* files and -l libraries */
+  size_t n_headers; /* headers to precompile (not linked) */
 };
 
 enum file_kind { FILE_OTHER, FILE_OBJECT, FILE_ARCHIVE };
@@ -92,8 +93,8 @@ static enum file_kind file_kind(const char *path) {
   unsigned char h[18];
   size_t n = fread(h, 1, sizeof h, f);
   fclose(f);
-  if (n >= 8 && (memcmp(h, "!<arch>\n", 8) == 0 ||
-                 memcmp(h, "!<thin>\n", 8) == 0))
+  if (n >= 8 &&
+      (memcmp(h, "!<arch>\n", 8) == 0 || memcmp(h, "!<thin>\n", 8) == 0))
     return FILE_ARCHIVE;
   if (n >= 4 && (memcmp(h, "BC\xc0\xde", 4) == 0 ||
                  memcmp(h, "\xde\xc0\x17\x0b", 4) == 0))
@@ -124,8 +125,8 @@ static void add_file(struct link_line *l, const char *path) {
 }
 
 static bool is_openmp_runtime(const char *lib) {
-  static const char *const names[] = {"gomp", "omp", "iomp5", "iomp5md",
-                                      "omp5", NULL};
+  static const char *const names[] = {"gomp",    "omp",  "iomp5",
+                                      "iomp5md", "omp5", NULL};
   const char *name = lib;
   char *own = NULL;
   if (lib[0] == ':') {
@@ -183,8 +184,7 @@ static bool resolve_lib(struct link_line *l, const struct du_argv *dirs,
 /* The compiler's own library directories ("libraries: =a:b:..." of
  * -print-search-dirs). */
 static void system_libdirs(char *const compiler[], size_t n_compiler,
-                           const struct du_argv *target,
-                           struct du_argv *dirs) {
+                           const struct du_argv *target, struct du_argv *dirs) {
   struct du_argv cmd;
   du_argv_init(&cmd);
   for (size_t w = 0; w < n_compiler; w++)
@@ -298,8 +298,7 @@ static void scan(struct link_line *l, const struct du_argv *args) {
         if (is_openmp_runtime(o.value))
           l->openmp = true;
         if (!resolve_lib(l, &l->libdirs, o.value, bstatic))
-          du_argv_pushf(&l->unresolved, "%c%s", bstatic ? 'S' : 'D',
-                        o.value);
+          du_argv_pushf(&l->unresolved, "%c%s", bstatic ? 'S' : 'D', o.value);
       }
       break;
     case DU_K_TARGET:
@@ -324,7 +323,8 @@ static void free_link_line(struct link_line *l) {
   du_argv_free(&l->unresolved);
 }
 
-/* ---- Finding the POMP_Init functions --------------------------------------- */
+/* ---- Finding the POMP_Init functions ---------------------------------------
+ */
 
 static bool is_init_function(const char *name) {
   static const char prefix[] = "POMP_Init_";
@@ -472,8 +472,7 @@ static void omp_symbols(const char *nm, const char *archive, char want,
   char *text = NULL;
   size_t len;
   if (du_run_capture(argv, &text, &len, DU_ERR_HIDE) == 0 && text) {
-    for (char *line = strtok(text, "\n"); line;
-         line = strtok(NULL, "\n")) {
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
       char *sp = strchr(line, ' ');
       if (!sp || strncmp(line, "omp_", 4) != 0 || (sp[2] && sp[2] != ' '))
         continue;
@@ -526,8 +525,7 @@ static char *runtime_archive(char *const compiler[], size_t n_compiler,
  * archive member for a weak reference, so the runtime's routines that
  * libpompt uses are named with -u to be linked. */
 static void push_static_runtime_refs(struct du_argv *cmd,
-                                     char *const compiler[],
-                                     size_t n_compiler,
+                                     char *const compiler[], size_t n_compiler,
                                      const struct link_line *l,
                                      const struct du_paths *paths,
                                      bool serial) {
@@ -667,8 +665,7 @@ int main(int argc, char **argv) {
   /* 1. the POMP_Init functions, and whether the link needs pompt at all */
   struct nm_result nmr;
   find_init_functions(compiler, &l.files, &syms, &nmr);
-  if (!opt_show && !nmr.failed && !nmr.refs_pomp &&
-      !(serial && nmr.refs_omp)) {
+  if (!opt_show && !nmr.failed && !nmr.refs_pomp && !(serial && nmr.refs_omp)) {
     rc = run_or_show(&cmd, (size_t)ncomp);
     goto out;
   }
@@ -682,8 +679,8 @@ int main(int argc, char **argv) {
       rc = 1;
       goto out;
     }
-    if (serial && !has_library(paths.stubs_libdir, "pompt-stubs",
-                               l.is_static)) {
+    if (serial &&
+        !has_library(paths.stubs_libdir, "pompt-stubs", l.is_static)) {
       du_error("cannot find libpompt-stubs in '%s', which a program built "
                "without -fopenmp needs (set POMPT_STUBS_LIBDIR to the "
                "directory that holds it)",

@@ -42,7 +42,8 @@ static void usage(FILE *f) {
       "  -n, --top N          rows of the report's tables, 0 = all "
       "[POMPT_PROF_TOP] (20)\n"
       "  -e, --papi EV,...    PAPI events to count per region and thread\n"
-      "                       [POMPT_PROF_PAPI], e.g. PAPI_TOT_CYC,PAPI_TOT_INS\n"
+      "                       [POMPT_PROF_PAPI], e.g. "
+      "PAPI_TOT_CYC,PAPI_TOT_INS\n"
       "  -q, --quiet          no report on stderr [POMPT_PROF_QUIET=1]\n"
       "      --no-trace       record no timeline [POMPT_PROF_TRACE=0]\n"
       "      --trace-max N    timeline slices kept per thread "
@@ -92,7 +93,8 @@ static int find_tool(const char *given, char *out, size_t size) {
     snprintf(out, size, "%s", POMPT_PROF_TOOLDIR_ABS "/libpompt_prof.so");
     return 1;
   }
-  fprintf(stderr, "pompt-prof: libpompt_prof.so not found beside %s nor in %s\n",
+  fprintf(stderr,
+          "pompt-prof: libpompt_prof.so not found beside %s nor in %s\n",
           n > 0 ? exe : "pompt-prof", POMPT_PROF_TOOLDIR_ABS);
   return 0;
 }
@@ -144,8 +146,9 @@ static int parse(int argc, char **argv, opts *o) {
     case 'f': {
       const char *bad = NULL;
       if (prof_parse_formats(optarg, &bad) < 0) {
-        fprintf(stderr, "pompt-prof: unknown format '%s' (text, json, csv, "
-                        "trace, html, all, none)\n",
+        fprintf(stderr,
+                "pompt-prof: unknown format '%s' (text, json, csv, "
+                "trace, html, all, none)\n",
                 bad ? bad : optarg);
         return -1;
       }
@@ -226,9 +229,10 @@ static int merge_main(int argc, char **argv) {
     prof_write_text(stdout, m, &ro);
   fflush(stdout);
   char base[512];
-  snprintf(base, sizeof base, "pompt-prof.%s.merged", m->app[0] ? m->app : "app");
-  int rc = prof_write_all(m, o.dir ? o.dir : ".", base, formats & ~PF_TRACE, &ro,
-                          stderr, 0);
+  snprintf(base, sizeof base, "pompt-prof.%s.merged",
+           m->app[0] ? m->app : "app");
+  int rc = prof_write_all(m, o.dir ? o.dir : ".", base, formats & ~PF_TRACE,
+                          &ro, stderr, 0);
   prof_free(m);
   for (int i = 0; i < n; i++)
     prof_free(in[i]);
@@ -269,11 +273,13 @@ int main(int argc, char **argv) {
     setenv("POMPT_PROF_TRACE_MAX", num, 1);
   }
   char tool[PATH_MAX];
-  if (find_tool(o.tool ? o.tool : getenv("POMPT_PROF_LIB"), tool, sizeof tool)) {
+  if (find_tool(o.tool ? o.tool : getenv("POMPT_PROF_LIB"), tool,
+                sizeof tool)) {
     const char *prev = getenv("OMP_TOOL_LIBRARIES");
     if (prev != NULL && prev[0] != '\0' && strcmp(prev, tool) != 0)
-      fprintf(stderr, "pompt-prof: OMP_TOOL_LIBRARIES was '%s'; using the "
-                      "profiler instead\n",
+      fprintf(stderr,
+              "pompt-prof: OMP_TOOL_LIBRARIES was '%s'; using the "
+              "profiler instead\n",
               prev);
     setenv("OMP_TOOL_LIBRARIES", tool, 1);
     const char *omp_tool = getenv("OMP_TOOL");
@@ -287,6 +293,7 @@ int main(int argc, char **argv) {
     fputs("pompt-prof: running the program without profiling\n", stderr);
   }
   execvp(argv[first], argv + first);
-  fprintf(stderr, "pompt-prof: cannot run %s: %s\n", argv[first], strerror(errno));
+  fprintf(stderr, "pompt-prof: cannot run %s: %s\n", argv[first],
+          strerror(errno));
   return errno == ENOENT ? 127 : 126;
 }

@@ -37,7 +37,7 @@ typedef struct tview {
   prof_node **nodes; /* by id */
   snap *s;
   uint64_t ntrace;
-  int open;          /* frames still open at the end */
+  int open; /* frames still open at the end */
 } tview;
 
 /* ---- string-keyed map of regions -------------------------------------- */
@@ -108,8 +108,8 @@ typedef struct ctx {
   const void **addrs; /* sorted, unique */
   prof_loc *locs;
   int naddrs;
-  rmap regions;      /* "parent|kind|sub|place" -> region */
-  char **place;      /* per region: "file:line" or module+offset or "" */
+  rmap regions; /* "parent|kind|sub|place" -> region */
+  char **place; /* per region: "file:line" or module+offset or "" */
   int cap_place;
 } ctx;
 
@@ -122,8 +122,8 @@ static int addr_cmp(const void *a, const void *b) {
 static const prof_loc *loc_of(const ctx *c, const void *addr) {
   if (addr == NULL)
     return NULL;
-  const void **hit = bsearch(&addr, c->addrs, (size_t)c->naddrs, sizeof *c->addrs,
-                             addr_cmp);
+  const void **hit =
+      bsearch(&addr, c->addrs, (size_t)c->naddrs, sizeof *c->addrs, addr_cmp);
   return hit ? &c->locs[hit - c->addrs] : NULL;
 }
 
@@ -186,8 +186,8 @@ static int intern(ctx *c, int gparent, const prof_node *n, int find_only) {
   const char *file = "", *func = "", *module = "";
   int line = 0;
   uint64_t offset = 0;
-  if ((l == NULL || l->file == NULL || l->file[0] == '\0') && n->blame != NULL &&
-      n->blame->gid >= 0) {
+  if ((l == NULL || l->file == NULL || l->file[0] == '\0') &&
+      n->blame != NULL && n->blame->gid >= 0) {
     /* a barrier the runtime entered from its own code: shown at the
        construct it belongs to */
     const prof_region *br = &c->p->regions[n->blame->gid];
@@ -301,9 +301,9 @@ static char *command_line(void) {
 
 /* The MPI rank from the launcher's environment, -1 outside MPI. */
 static int mpi_rank(void) {
-  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                     "PMI_RANK", "MV2_COMM_WORLD_RANK",
-                                     "PALS_RANKID", "SLURM_PROCID", NULL};
+  static const char *const vars[] = {
+      "OMPI_COMM_WORLD_RANK", "PMIX_RANK",    "PMI_RANK", "MV2_COMM_WORLD_RANK",
+      "PALS_RANKID",          "SLURM_PROCID", NULL};
   for (int i = 0; vars[i] != NULL; i++) {
     const char *v = getenv(vars[i]);
     if (v == NULL || v[0] == '\0')
@@ -346,7 +346,8 @@ static int slice_cmp(const void *a, const void *b) {
    implicit task (and what it still has open, its end-of-parallel barrier)
    ended at the primary's join when that is known: runtimes tell a worker
    that its task ended only when they wake it again. */
-static void frame_ends(prof_thread *t, int depth, uint64_t now, uint64_t *ends) {
+static void frame_ends(prof_thread *t, int depth, uint64_t now,
+                       uint64_t *ends) {
   uint64_t lim = now;
   for (int d = 0; d < depth; d++) {
     prof_frame *f = &t->stack[d];
@@ -369,7 +370,8 @@ prof_profile *prof_collect(uint64_t now) {
     return NULL;
   prof_thread **th = prof_xcalloc((size_t)nt, sizeof *th);
   int k = 0;
-  for (prof_thread *t = atomic_load(&prof_threads); t && k < nt; t = t->next_all)
+  for (prof_thread *t = atomic_load(&prof_threads); t && k < nt;
+       t = t->next_all)
     th[k++] = t;
   nt = k;
   qsort(th, (size_t)nt, sizeof *th, thread_cmp);
@@ -385,7 +387,8 @@ prof_profile *prof_collect(uint64_t now) {
     v->nodes = prof_xcalloc(v->nnodes, sizeof *v->nodes);
     v->s = prof_xcalloc(v->nnodes, sizeof *v->s);
     uint32_t i = 0;
-    for (prof_node_chunk *c = t->chunk_first; c != NULL && i < v->nnodes; c = c->next)
+    for (prof_node_chunk *c = t->chunk_first; c != NULL && i < v->nnodes;
+         c = c->next)
       for (int j = 0; j < PROF_NODE_CHUNK && i < v->nnodes; j++)
         v->nodes[i++] = &c->n[j];
     for (i = 0; i < v->nnodes; i++) {

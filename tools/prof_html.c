@@ -36,12 +36,24 @@ static void esc(FILE *f, const char *s) {
 }
 
 /* Colour groups of the picture. */
-enum { G_NONE = -1, G_PARALLEL, G_WORKSHARE, G_TASK, G_MUTEX, G_WAIT, G_OTHER, G_N };
+enum {
+  G_NONE = -1,
+  G_PARALLEL,
+  G_WORKSHARE,
+  G_TASK,
+  G_MUTEX,
+  G_WAIT,
+  G_OTHER,
+  G_N
+};
 static const char *const group_color[G_N] = {"#b9d7f0", "#3b7dd8", "#9b59b6",
                                              "#f39c12", "#d93b3b", "#95a5a6"};
 static const char *const group_name[G_N] = {
-    "parallel region (work)", "worksharing (loop, sections, single, masked)",
-    "task", "critical, lock, ordered, atomic", "waiting (barrier, lock, taskwait ...)",
+    "parallel region (work)",
+    "worksharing (loop, sections, single, masked)",
+    "task",
+    "critical, lock, ordered, atomic",
+    "waiting (barrier, lock, taskwait ...)",
     "other"};
 
 static int group_of(int kind) {
@@ -82,8 +94,9 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
   if (end == 0)
     end = (uint64_t)(p->wall * 1e9) + 1;
   int H = top + row * p->nunits + 40;
-  fprintf(f, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-             "role=\"img\" aria-label=\"timeline\">\n",
+  fprintf(f,
+          "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+          "role=\"img\" aria-label=\"timeline\">\n",
           label + W + 10, H, label + W + 10, H);
   fputs("<style>text{font:11px sans-serif}</style>\n", f);
   /* time axis */
@@ -91,8 +104,9 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
   for (int i = 0; i <= 5; i++) {
     int x = label + (W * i) / 5;
     prof_fmt_time((double)end * i / 5.0, buf, sizeof buf);
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
-               "<text x=\"%d\" y=\"14\" text-anchor=\"%s\">%s</text>\n",
+    fprintf(f,
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
+            "<text x=\"%d\" y=\"14\" text-anchor=\"%s\">%s</text>\n",
             x, top - 4, x, top + row * p->nunits, x,
             i == 0 ? "start" : (i == 5 ? "end" : "middle"), buf);
   }
@@ -124,8 +138,9 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
         char lab[256], loc[512];
         prof_label(reg, lab, sizeof lab);
         prof_location(reg, loc, sizeof loc);
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                   "fill=\"%s\"><title>",
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                "fill=\"%s\"><title>",
                 label + x, y + 2, x2 - x, row - 4,
                 group_color[group_of(reg->kind)]);
         esc(f, lab);
@@ -140,8 +155,9 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
   /* legend */
   int lx = 4, ly = top + row * p->nunits + 22;
   for (int g = 0; g < G_N; g++) {
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-               "<text x=\"%d\" y=\"%d\">%s</text>\n",
+    fprintf(f,
+            "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+            "<text x=\"%d\" y=\"%d\">%s</text>\n",
             lx, ly - 9, group_color[g], lx + 14, ly, group_name[g]);
     lx += 14 + 7 * (int)strlen(group_name[g]) + 16;
     if (lx > label + W - 200 && g + 1 < G_N) {
@@ -212,12 +228,14 @@ static void tree(FILE *f, const prof_profile *p, int parent, int depth,
   free(kids);
 }
 
-void prof_write_html(FILE *f, const prof_profile *p, const prof_report_opts *o) {
+void prof_write_html(FILE *f, const prof_profile *p,
+                     const prof_report_opts *o) {
   (void)o;
   char buf[64];
-  fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<title>pompt-prof: ",
-        f);
+  fputs(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>pompt-prof: ",
+      f);
   esc(f, p->app);
   fputs("</title>\n<style>\n"
         "body{font:14px sans-serif;margin:1.5em;color:#222}\n"
@@ -259,7 +277,8 @@ void prof_write_html(FILE *f, const prof_profile *p, const prof_report_opts *o) 
   fputs("<h2>Constructs (call tree)</h2>\n<table>\n<tr><th>construct</th>"
         "<th>location</th><th>function</th><th>visits</th><th>threads</th>"
         "<th>time</th><th>min/thread</th><th>mean/thread</th>"
-        "<th>max/thread</th><th>imbalance</th><th>wait</th><th>caused</th></tr>\n",
+        "<th>max/thread</th><th>imbalance</th><th>wait</th><th>caused</th></"
+        "tr>\n",
         f);
   int rows = 0;
   tree(f, p, -1, 0, &rows);
@@ -273,8 +292,8 @@ void prof_write_html(FILE *f, const prof_profile *p, const prof_report_opts *o) 
         f);
   for (int u = 0; u < p->nunits; u++) {
     const prof_unit *un = &p->units[u];
-    fprintf(f, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td>", un->rank,
-            un->thread);
+    fprintf(f, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td>",
+            un->rank, un->thread);
     esc(f, un->type);
     fputs("</td>", f);
     td_time(f, (double)un->time);

@@ -370,7 +370,8 @@ prof_profile *prof_read_json(const char *path, char *err, size_t errsize) {
   p->nranks = (int)jnum(meta, "ranks", 1);
   p->wall = jnum(meta, "wall_s", 0);
   jv *ev = jget(root, "papi_events");
-  for (int e = 0; ev && ev->type == J_ARR && e < ev->n && e < PROF_MAX_EVENTS; e++)
+  for (int e = 0; ev && ev->type == J_ARR && e < ev->n && e < PROF_MAX_EVENTS;
+       e++)
     if (ev->items[e]->type == J_STR)
       p->events[p->nevents++] = prof_xstrdup(ev->items[e]->str);
   for (int u = 0; u < threads->n; u++) {
@@ -391,9 +392,10 @@ prof_profile *prof_read_json(const char *path, char *err, size_t errsize) {
       jfree(root);
       return NULL;
     }
-    int id = prof_add_region(p, parent, kind, jstr(r, "schedule"), jstr(r, "file"),
-                             (int)jnum(r, "line", 0), jstr(r, "function"),
-                             jstr(r, "module"), (uint64_t)jint(jget(r, "offset")));
+    int id =
+        prof_add_region(p, parent, kind, jstr(r, "schedule"), jstr(r, "file"),
+                        (int)jnum(r, "line", 0), jstr(r, "function"),
+                        jstr(r, "module"), (uint64_t)jint(jget(r, "offset")));
     prof_region *pr = &p->regions[id];
     pr->blame = (int)jnum(r, "blame", -1);
     if (pr->blame >= regions->n)
@@ -470,7 +472,8 @@ prof_profile *prof_merge(prof_profile **in, int n) {
       m->start = prof_xstrdup(in[k]->start);
     }
     if (strcmp(in[k]->app, m->app) != 0)
-      prof_add_note(m, "input %d profiles '%s', not '%s'", k, in[k]->app, m->app);
+      prof_add_note(m, "input %d profiles '%s', not '%s'", k, in[k]->app,
+                    m->app);
   }
 
   int base = 0;

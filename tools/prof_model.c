@@ -255,8 +255,8 @@ void prof_add_note(prof_profile *p, const char *fmt, ...) {
 }
 
 void prof_label(const prof_region *r, char *buf, size_t size) {
-  const char *base = (r->kind >= 0 && r->kind < PK_COUNT) ? kind_labels[r->kind]
-                                                          : "unknown";
+  const char *base =
+      (r->kind >= 0 && r->kind < PK_COUNT) ? kind_labels[r->kind] : "unknown";
   if (r->sub != NULL && r->sub[0] != '\0')
     snprintf(buf, size, "%s(%s)", base, r->sub);
   else
@@ -372,7 +372,8 @@ void prof_compute(prof_profile *p) {
      recorded; the rest of every wait goes to the construct that caused it:
      the worksharing construct before an implicit barrier, else the
      enclosing construct. */
-  uint64_t *attributed = prof_xcalloc((size_t)p->nregions + 1, sizeof(uint64_t));
+  uint64_t *attributed =
+      prof_xcalloc((size_t)p->nregions + 1, sizeof(uint64_t));
   for (int b = 0; b < p->nblames; b++) {
     prof_blame *bl = &p->blames[b];
     if (bl->wait < 0 || bl->wait >= p->nregions || bl->cause < 0 ||

@@ -24,8 +24,8 @@
 
 /* Region kinds, as named in every output. */
 enum prof_kind {
-  PK_PROGRAM = 0,      /* the initial thread's whole run */
-  PK_THREAD,           /* a worker thread outside any construct */
+  PK_PROGRAM = 0, /* the initial thread's whole run */
+  PK_THREAD,      /* a worker thread outside any construct */
   PK_PARALLEL,
   PK_LOOP,
   PK_SECTIONS,
@@ -35,12 +35,12 @@ enum prof_kind {
   PK_TASKLOOP,
   PK_SCOPE,
   PK_MASKED,
-  PK_TASK,             /* explicit task: creation and execution */
-  PK_CRITICAL,         /* from acquire to release */
+  PK_TASK,     /* explicit task: creation and execution */
+  PK_CRITICAL, /* from acquire to release */
   PK_ORDERED,
-  PK_LOCK,             /* lock held: acquired to released */
+  PK_LOCK, /* lock held: acquired to released */
   PK_ATOMIC,
-  PK_TASKGROUP,        /* the whole taskgroup region */
+  PK_TASKGROUP, /* the whole taskgroup region */
   /* waits: from here on, the exclusive time of a region is waiting */
   PK_BARRIER,          /* explicit barrier */
   PK_BARRIER_IMPLICIT, /* implicit barrier of a worksharing construct */
@@ -75,14 +75,14 @@ typedef struct prof_region {
   int parent; /* -1 for a root */
   int depth;
   int kind;
-  char *sub;      /* "static", "dynamic", ... or "" */
-  char *file;     /* source file, "" when unknown */
-  int line;       /* 0 when unknown */
-  char *func;     /* enclosing function, "" when unknown */
-  char *module;   /* binary or library, "" when unknown */
+  char *sub;       /* "static", "dynamic", ... or "" */
+  char *file;      /* source file, "" when unknown */
+  int line;        /* 0 when unknown */
+  char *func;      /* enclosing function, "" when unknown */
+  char *module;    /* binary or library, "" when unknown */
   uint64_t offset; /* code address relative to the module */
-  int blame;      /* region a wait is attributed to, -1: the parent */
-  char *path;     /* merge key: the path of kinds and locations */
+  int blame;       /* region a wait is attributed to, -1: the parent */
+  char *path;      /* merge key: the path of kinds and locations */
 
   /* measured, per unit [nunits] */
   uint64_t *visits;
@@ -107,7 +107,7 @@ typedef struct prof_region {
 typedef struct prof_unit {
   int rank;
   int thread;
-  char *type; /* initial, worker, other */
+  char *type;    /* initial, worker, other */
   uint64_t time; /* the thread's lifetime, ns */
   uint64_t busy; /* time inside constructs other than waits */
   uint64_t waiting;
@@ -138,7 +138,8 @@ typedef struct prof_profile {
   int rank;      /* -1 outside MPI */
   int nranks;    /* ranks merged here (1 for a single run) */
   double wall;   /* seconds */
-  char *symbols; /* how locations were found: "libdw", "pompt_region_info", "none" */
+  char *symbols; /* how locations were found: "libdw", "pompt_region_info",
+                    "none" */
 
   int nunits;
   prof_unit *units;
@@ -162,7 +163,8 @@ typedef struct prof_profile {
 
 void *prof_xcalloc(size_t n, size_t size); /* never NULL: aborts */
 char *prof_xstrdup(const char *s);
-char *prof_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *prof_xasprintf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
 prof_profile *prof_new(int nunits);
 void prof_free(prof_profile *p);

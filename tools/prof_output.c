@@ -22,8 +22,8 @@ static const struct {
   const char *word;
   const char *ext;
 } formats[] = {
-    {PF_TEXT, "text", "txt"},   {PF_JSON, "json", "json"},
-    {PF_CSV, "csv", "csv"},     {PF_TRACE, "trace", "trace.json"},
+    {PF_TEXT, "text", "txt"},  {PF_JSON, "json", "json"},
+    {PF_CSV, "csv", "csv"},    {PF_TRACE, "trace", "trace.json"},
     {PF_HTML, "html", "html"},
 };
 #define NFORMATS (int)(sizeof formats / sizeof formats[0])
@@ -52,7 +52,8 @@ int prof_parse_formats(const char *s, const char **bad) {
       found = 1;
     } else {
       for (int i = 0; i < NFORMATS; i++) {
-        if (strlen(formats[i].word) == n && strncasecmp(w, formats[i].word, n) == 0) {
+        if (strlen(formats[i].word) == n &&
+            strncasecmp(w, formats[i].word, n) == 0) {
           bits |= formats[i].bit;
           found = 1;
         }
@@ -122,8 +123,9 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
   char fallback[64] = ".";
   if (make_dir(where) != 0) {
     if (err)
-      fprintf(err, "pompt-prof: cannot create directory '%s' (%s); writing "
-                   "to the current directory\n",
+      fprintf(err,
+              "pompt-prof: cannot create directory '%s' (%s); writing "
+              "to the current directory\n",
               where, strerror(errno));
     where = fallback;
   }
@@ -157,7 +159,8 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
           break;
         }
         if (err)
-          fprintf(err, "pompt-prof: cannot write %s: %s\n", path, strerror(errno));
+          fprintf(err, "pompt-prof: cannot write %s: %s\n", path,
+                  strerror(errno));
         rc = -1;
         continue;
       }
@@ -173,8 +176,8 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
           fprintf(err, "pompt-prof: error writing %s\n", path);
         rc = -1;
       }
-      int n = snprintf(written + wl, sizeof written - wl, "%s%s",
-                       wl ? "," : "", formats[i].ext);
+      int n = snprintf(written + wl, sizeof written - wl, "%s%s", wl ? "," : "",
+                       formats[i].ext);
       if (n > 0 && (size_t)n < sizeof written - wl)
         wl += (size_t)n;
     }

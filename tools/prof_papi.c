@@ -113,8 +113,9 @@ void prof_papi_init(const char *spec) {
   for (char *tok = strtok_r(copy, ", ", &save); tok != NULL;
        tok = strtok_r(NULL, ", ", &save)) {
     if (prof_papi_n == PROF_MAX_EVENTS) {
-      fprintf(stderr, "pompt-prof: POMPT_PROF_PAPI: at most %d events; "
-                      "ignoring '%s' and the rest\n",
+      fprintf(stderr,
+              "pompt-prof: POMPT_PROF_PAPI: at most %d events; "
+              "ignoring '%s' and the rest\n",
               PROF_MAX_EVENTS, tok);
       break;
     }
@@ -124,8 +125,8 @@ void prof_papi_init(const char *spec) {
   if (prof_papi_n == 0)
     return;
   if (!papi_open()) {
-    disable("PAPI: libpapi not found (%s%s); counting no events", "install libpapi7.0",
-            "");
+    disable("PAPI: libpapi not found (%s%s); counting no events",
+            "install libpapi7.0", "");
     return;
   }
   int rc = papi.library_init(PAPI_VER_CURRENT);

@@ -199,7 +199,6 @@ static int dw_open(dw_api *d) {
   return 1;
 }
 
-
 /* The line of an address by walking the module's compilation units: the
    way when the module has no .debug_aranges (clang emits none), where
    dwfl_module_getsrc finds nothing. */

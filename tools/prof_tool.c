@@ -91,7 +91,8 @@ static int holder_slot(uint64_t id, int insert) {
   unsigned h = holder_hash(id);
   for (int i = 0; i < 64; i++) {
     unsigned s = (h + (unsigned)i) & (HOLDER_SLOTS - 1);
-    uint64_t cur = atomic_load_explicit(&holders[s].wait_id, memory_order_acquire);
+    uint64_t cur =
+        atomic_load_explicit(&holders[s].wait_id, memory_order_acquire);
     if (cur == id)
       return (int)s;
     if (cur == 0) {
@@ -165,8 +166,9 @@ static prof_node *new_node(prof_thread *t, prof_node *lparent, int kind,
         prof_node *n = t->buckets[i];
         while (n != NULL) {
           prof_node *next = n->hnext;
-          unsigned h = node_hash(n->lparent, n->kind, n->sub, n->codeptr,
-                                 n->blame) & (nb - 1);
+          unsigned h =
+              node_hash(n->lparent, n->kind, n->sub, n->codeptr, n->blame) &
+              (nb - 1);
           n->hnext = b[h];
           b[h] = n;
           n = next;
@@ -186,7 +188,8 @@ static prof_node *new_node(prof_thread *t, prof_node *lparent, int kind,
   n->kind = (uint16_t)kind;
   n->sub = (uint16_t)sub;
   n->gid = -1;
-  unsigned h = node_hash(lparent, kind, sub, codeptr, blame) & (t->nbuckets - 1);
+  unsigned h =
+      node_hash(lparent, kind, sub, codeptr, blame) & (t->nbuckets - 1);
   n->hnext = t->buckets[h];
   t->buckets[h] = n;
   atomic_store_explicit(&t->nnodes, count + 1, memory_order_release);
@@ -196,7 +199,8 @@ static prof_node *new_node(prof_thread *t, prof_node *lparent, int kind,
 /* The node of (lparent, kind, sub, codeptr, blame) in t's tree. */
 static prof_node *child(prof_thread *t, prof_node *lparent, int kind, int sub,
                         const void *codeptr, prof_node *blame) {
-  unsigned h = node_hash(lparent, kind, sub, codeptr, blame) & (t->nbuckets - 1);
+  unsigned h =
+      node_hash(lparent, kind, sub, codeptr, blame) & (t->nbuckets - 1);
   for (prof_node *n = t->buckets[h]; n != NULL; n = n->hnext) {
     if (n->lparent == lparent && n->codeptr == codeptr && n->kind == kind &&
         n->sub == sub && n->blame == blame)
@@ -334,8 +338,8 @@ static uint64_t clamp_to_join(prof_thread *t, int kind_index, uint64_t now) {
     if (!f->worker || f->ref == NULL)
       return now;
     const prof_node *pn = f->ref;
-    uint64_t j = atomic_load_explicit(
-        &((prof_node *)pn)->join_time, memory_order_acquire);
+    uint64_t j = atomic_load_explicit(&((prof_node *)pn)->join_time,
+                                      memory_order_acquire);
     if (j >= t->stack[kind_index].t0 && j < now)
       return j;
     return now;
@@ -358,8 +362,9 @@ static prof_thread *thread_attach(int type) {
   t->papi_set = -1;
   uint64_t now = prof_now();
   t->t_begin = now;
-  t->root = new_node(t, NULL, type == ompt_thread_initial ? PK_PROGRAM : PK_THREAD,
-                     0, NULL, NULL);
+  t->root =
+      new_node(t, NULL, type == ompt_thread_initial ? PK_PROGRAM : PK_THREAD, 0,
+               NULL, NULL);
   if (t->root == NULL) {
     free(t->buckets);
     free(t);
@@ -457,7 +462,8 @@ static void on_parallel_end(ompt_data_t *parallel_data,
     return;
   }
   for (int i = depth_of(t) - 1; i >= 1; i--) {
-    if (t->stack[i].node == pn || (pn == NULL && t->stack[i].node->kind == PK_PARALLEL)) {
+    if (t->stack[i].node == pn ||
+        (pn == NULL && t->stack[i].node->kind == PK_PARALLEL)) {
       pop_to(t, i, now);
       return;
     }
@@ -681,7 +687,8 @@ static void on_sync_region(ompt_sync_region_t kind,
 static void on_sync_region_wait(ompt_sync_region_t kind,
                                 ompt_scope_endpoint_t endpoint,
                                 ompt_data_t *parallel_data,
-                                ompt_data_t *task_data, const void *codeptr_ra) {
+                                ompt_data_t *task_data,
+                                const void *codeptr_ra) {
   (void)parallel_data;
   (void)task_data;
   (void)codeptr_ra;
@@ -732,7 +739,8 @@ static void blame_add(prof_thread *t, prof_node *wait, const void *holder,
   unsigned h = node_hash(wait, holder_kind, 0, holder, NULL);
   for (int i = 0; i < PROF_BLAME_SLOTS; i++) {
     prof_blame_slot *s = &t->blame[(h + (unsigned)i) % PROF_BLAME_SLOTS];
-    if (s->wait == wait && s->holder == holder && s->holder_kind == holder_kind) {
+    if (s->wait == wait && s->holder == holder &&
+        s->holder_kind == holder_kind) {
       s->ns += ns;
       return;
     }
@@ -784,8 +792,8 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint,
       rf->wait_id = wait_id;
     parent = rn;
   }
-  prof_node *wn = child(t, parent, wait, 0,
-                         region == PK_LOCK ? codeptr_ra : NULL, NULL);
+  prof_node *wn =
+      child(t, parent, wait, 0, region == PK_LOCK ? codeptr_ra : NULL, NULL);
   prof_frame *wf = push(t, wn, now);
   if (wf != NULL) {
     wf->wait_id = wait_id;
@@ -928,7 +936,8 @@ static void on_task_schedule(ompt_data_t *prior_task_data,
   if (done && prior_task_data != NULL && prior_task_data->ptr != NULL) {
     int found = 0;
     for (int i = depth_of(t) - 1; i >= 1 && !found; i--) {
-      if (t->stack[i].ref == prior_task_data && t->stack[i].node->kind == PK_TASK) {
+      if (t->stack[i].ref == prior_task_data &&
+          t->stack[i].node->kind == PK_TASK) {
         pop_to(t, i, now);
         found = 1;
       }
@@ -944,8 +953,8 @@ static void on_task_schedule(ompt_data_t *prior_task_data,
   prof_node *creator = next_task_data->ptr;
   if (creator->kind != PK_TASK)
     return;
-  prof_frame *f =
-      push(t, child(t, creator->lparent, PK_TASK, 0, creator->codeptr, NULL), now);
+  prof_frame *f = push(
+      t, child(t, creator->lparent, PK_TASK, 0, creator->codeptr, NULL), now);
   if (f != NULL)
     f->ref = next_task_data;
 }
@@ -962,7 +971,8 @@ static void on_flush(ompt_data_t *thread_data, const void *codeptr_ra) {
     n->visits++;
 }
 
-static void on_cancel(ompt_data_t *task_data, int flags, const void *codeptr_ra) {
+static void on_cancel(ompt_data_t *task_data, int flags,
+                      const void *codeptr_ra) {
   (void)task_data;
   (void)flags;
   if (!running())
@@ -999,8 +1009,8 @@ static long env_long(const char *name, long def, long min, long max) {
   errno = 0;
   long x = strtol(v, &end, 10);
   if (errno != 0 || *end != '\0' || x < min || x > max) {
-    msg("%s='%s' is not a number from %ld to %ld; using %ld", name, v, min,
-        max, def);
+    msg("%s='%s' is not a number from %ld to %ld; using %ld", name, v, min, max,
+        def);
     return def;
   }
   return x;

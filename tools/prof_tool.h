@@ -19,11 +19,11 @@
 
 #include "prof_model.h"
 
-#define PROF_MAX_DEPTH 128   /* deeper nesting is counted, not recorded */
-#define PROF_NODE_CHUNK 256  /* nodes per allocation */
+#define PROF_MAX_DEPTH 128  /* deeper nesting is counted, not recorded */
+#define PROF_NODE_CHUNK 256 /* nodes per allocation */
 #define PROF_TRACE_CHUNK 4096
-#define PROF_BLAME_SLOTS 64  /* (wait, holder) pairs per thread */
-#define PROF_MAX_HELD 16     /* locks held at once per thread */
+#define PROF_BLAME_SLOTS 64 /* (wait, holder) pairs per thread */
+#define PROF_MAX_HELD 16    /* locks held at once per thread */
 
 /* Single constructs: which thread executed the block. */
 enum { PROF_SINGLE_EXECUTOR = 1, PROF_SINGLE_OTHER = 2 };
@@ -43,20 +43,20 @@ typedef struct prof_node {
                                 a worker's parallel region or a task */
   struct prof_node *blame;   /* the construct an implicit barrier waits for */
   const void *codeptr;
-  const void *end_codeptr;   /* worksharing: the address its end reported */
-  const void *key;           /* set at collection: the address it is known
-                                by (codeptr, or another node's for the same
-                                end address when the runtime gave none) */
-  struct prof_node *hnext;   /* hash chain */
+  const void *end_codeptr; /* worksharing: the address its end reported */
+  const void *key;         /* set at collection: the address it is known
+                              by (codeptr, or another node's for the same
+                              end address when the runtime gave none) */
+  struct prof_node *hnext; /* hash chain */
   struct prof_thread *owner;
-  uint32_t id;               /* index in the owner's nodes */
+  uint32_t id; /* index in the owner's nodes */
   uint16_t kind;
   uint16_t sub;
   uint64_t visits;
   uint64_t created;
   uint64_t count;
-  uint64_t time;       /* inclusive ns */
-  uint64_t child_time; /* ns in nested regions of the same thread */
+  uint64_t time;              /* inclusive ns */
+  uint64_t child_time;        /* ns in nested regions of the same thread */
   _Atomic uint64_t join_time; /* parallel: the primary's last join */
   int gid;                    /* global region, set at collection */
   uint64_t papi[PROF_MAX_EVENTS];
@@ -65,13 +65,13 @@ typedef struct prof_node {
 typedef struct prof_frame {
   prof_node *node;
   uint64_t t0;
-  uint64_t child;        /* ns spent in frames above this one */
-  const void *ref;       /* task: its ompt_data_t; parallel (worker): the
-                            primary's node */
+  uint64_t child;  /* ns spent in frames above this one */
+  const void *ref; /* task: its ompt_data_t; parallel (worker): the
+                      primary's node */
   uint64_t wait_id;
-  const void *holder;    /* mutex wait: the holder's code address */
-  int holder_kind;       /* ... and the kind of its region */
-  int worker;            /* a worker's implicit task */
+  const void *holder; /* mutex wait: the holder's code address */
+  int holder_kind;    /* ... and the kind of its region */
+  int worker;         /* a worker's implicit task */
   long long papi0[PROF_MAX_EVENTS];
 } prof_frame;
 
@@ -146,13 +146,13 @@ typedef struct prof_config {
   int formats;
   int top;
   int quiet;
-  int trace;           /* record the timeline */
-  uint64_t trace_max;  /* slices per thread */
-  char papi[512];      /* POMPT_PROF_PAPI */
+  int trace;          /* record the timeline */
+  uint64_t trace_max; /* slices per thread */
+  char papi[512];     /* POMPT_PROF_PAPI */
 } prof_config;
 
 extern prof_config prof_cfg;
-extern uint64_t prof_t_start;       /* ns, CLOCK_MONOTONIC */
+extern uint64_t prof_t_start;               /* ns, CLOCK_MONOTONIC */
 extern _Atomic(prof_thread *) prof_threads; /* every record */
 extern char prof_runtime_version[256];
 
@@ -179,10 +179,10 @@ const char *prof_symbolize(const void *const *addrs, int n, prof_loc *out);
 void prof_loc_free(prof_loc *l);
 
 /* prof_papi.c */
-extern int prof_papi_n;                 /* events counted; 0: none */
+extern int prof_papi_n; /* events counted; 0: none */
 extern char *prof_papi_names[PROF_MAX_EVENTS];
-extern char prof_papi_status[256];      /* for the notes */
-void prof_papi_init(const char *spec);  /* once, on the initial thread */
+extern char prof_papi_status[256];     /* for the notes */
+void prof_papi_init(const char *spec); /* once, on the initial thread */
 void prof_papi_thread_start(prof_thread *t);
 void prof_papi_read(prof_thread *t, long long *vals);
 

@@ -180,7 +180,8 @@ static void tree_rows(const prof_profile *p, const kids *k, table *t, int id,
     if (r->kind == PK_PROGRAM || r->kind == PK_THREAD)
       snprintf(name, sizeof name, "%*s%s", ind, "", label);
     else if (r->func[0] && r->depth <= 1)
-      snprintf(name, sizeof name, "%*s%s %s (%s)", ind, "", label, loc, r->func);
+      snprintf(name, sizeof name, "%*s%s %s (%s)", ind, "", label, loc,
+               r->func);
     else
       snprintf(name, sizeof name, "%*s%s %s", ind, "", label, loc);
     t_or_dash((double)r->tot_time, tm, sizeof tm);
@@ -195,7 +196,8 @@ static void tree_rows(const prof_profile *p, const kids *k, table *t, int id,
 
 /* ---- text --------------------------------------------------------------- */
 
-void prof_write_text(FILE *f, const prof_profile *p, const prof_report_opts *o) {
+void prof_write_text(FILE *f, const prof_profile *p,
+                     const prof_report_opts *o) {
   char buf[64], buf2[64];
   uint64_t total = thread_time(p);
   prof_fmt_time((double)(p->wall * 1e9), buf, sizeof buf);
@@ -227,7 +229,8 @@ void prof_write_text(FILE *f, const prof_profile *p, const prof_report_opts *o) 
   sort_profile = p;
   qsort(order, (size_t)n, sizeof(int), by_time_desc);
   int top = o && o->top > 0 && o->top < n ? o->top : n;
-  fprintf(f, "\nConstructs by time summed over threads (%d of %d shown)\n", top, n);
+  fprintf(f, "\nConstructs by time summed over threads (%d of %d shown)\n", top,
+          n);
   table t;
   int ranks = p->nranks > 1;
   tab_init(&t, ranks ? 16 : 14, "rllrrrrrrrrrrrrr");
@@ -249,7 +252,8 @@ void prof_write_text(FILE *f, const prof_profile *p, const prof_report_opts *o) 
     snprintf(thr, sizeof thr, "%d", r->nthreads);
     prof_fmt_time((double)r->tot_time, tm, sizeof tm);
     if (total > 0)
-      snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)r->tot_time / (double)total);
+      snprintf(pct, sizeof pct, "%.1f",
+               100.0 * (double)r->tot_time / (double)total);
     else
       snprintf(pct, sizeof pct, "-");
     prof_fmt_time(r->tmin, mn, sizeof mn);
@@ -267,7 +271,8 @@ void prof_write_text(FILE *f, const prof_profile *p, const prof_report_opts *o) 
       tab_row(&t, idx, label, loc, vis, thr, tm, pct, mn, me, mx, im, wt, ca,
               rmx, rim, "");
     } else {
-      tab_row(&t, idx, label, loc, vis, thr, tm, pct, mn, me, mx, im, wt, ca, "");
+      tab_row(&t, idx, label, loc, vis, thr, tm, pct, mn, me, mx, im, wt, ca,
+              "");
     }
   }
   tab_print(f, &t, "  ");
@@ -321,8 +326,9 @@ void prof_write_text(FILE *f, const prof_profile *p, const prof_report_opts *o) 
     char a[32], b[32];
     prof_fmt_time((double)ttime, a, sizeof a);
     prof_fmt_time((double)texcl, b, sizeof b);
-    fprintf(f, "\nTasks: %llu created, %llu executed, %s executing (%s "
-               "excluding nested tasks)\n",
+    fprintf(f,
+            "\nTasks: %llu created, %llu executed, %s executing (%s "
+            "excluding nested tasks)\n",
             (unsigned long long)created, (unsigned long long)executed, a, b);
   }
 
@@ -368,7 +374,8 @@ void prof_write_text(FILE *f, const prof_profile *p, const prof_report_opts *o) 
   fprintf(f, "\nThreads\n");
   tab_init(&t, ranks ? 6 : 5, "rrlrrr");
   if (ranks)
-    tab_row(&t, "rank", "thread", "type", "lifetime", "in constructs", "waiting");
+    tab_row(&t, "rank", "thread", "type", "lifetime", "in constructs",
+            "waiting");
   else
     tab_row(&t, "thread", "type", "lifetime", "in constructs", "waiting", "");
   for (int u = 0; u < p->nunits; u++) {
@@ -451,11 +458,12 @@ void prof_write_csv(FILE *f, const prof_profile *p) {
     fprintf(f, ",0x%llx,", (unsigned long long)r->offset);
     csv_str(f, r->path);
     fprintf(f, ",%llu,%llu,%d,%llu,%llu,%.0f,%.0f,%.0f,%.2f,%llu,%llu,%llu",
-            (unsigned long long)r->tot_visits, (unsigned long long)r->tot_created,
-            r->nthreads, (unsigned long long)r->tot_time,
-            (unsigned long long)r->tot_excl, r->tmin, r->tmean, r->tmax,
-            r->imbalance, (unsigned long long)r->wait,
-            (unsigned long long)r->caused, (unsigned long long)r->count);
+            (unsigned long long)r->tot_visits,
+            (unsigned long long)r->tot_created, r->nthreads,
+            (unsigned long long)r->tot_time, (unsigned long long)r->tot_excl,
+            r->tmin, r->tmean, r->tmax, r->imbalance,
+            (unsigned long long)r->wait, (unsigned long long)r->caused,
+            (unsigned long long)r->count);
     for (int e = 0; e < p->nevents; e++)
       fprintf(f, ",%llu", (unsigned long long)r->tot_papi[e]);
     fputc('\n', f);
@@ -519,7 +527,8 @@ void prof_write_json(FILE *f, const prof_profile *p) {
   json_str(f, p->runtime);
   fputs(", \"start\": ", f);
   json_str(f, p->start);
-  fprintf(f, ", \"pid\": %ld, \"rank\": %d, \"ranks\": %d, \"wall_s\": ", p->pid,
+  fprintf(f,
+          ", \"pid\": %ld, \"rank\": %d, \"ranks\": %d, \"wall_s\": ", p->pid,
           p->rank, p->nranks);
   json_num(f, p->wall);
   fputs(", \"symbols\": ", f);
@@ -533,7 +542,8 @@ void prof_write_json(FILE *f, const prof_profile *p) {
   fputs("],\n  \"threads\": [", f);
   for (int u = 0; u < p->nunits; u++) {
     const prof_unit *un = &p->units[u];
-    fprintf(f, "%s\n    {\"unit\": %d, \"rank\": %d, \"thread\": %d, \"type\": ",
+    fprintf(f,
+            "%s\n    {\"unit\": %d, \"rank\": %d, \"thread\": %d, \"type\": ",
             u ? "," : "", u, un->rank, un->thread);
     json_str(f, un->type);
     fprintf(f, ", \"time_ns\": %llu, \"busy_ns\": %llu, \"wait_ns\": %llu}",
@@ -559,15 +569,17 @@ void prof_write_json(FILE *f, const prof_profile *p) {
     json_str(f, r->func);
     fputs(", \"module\": ", f);
     json_str(f, r->module);
-    fprintf(f, ", \"offset\": %llu,\n     \"path\": ", (unsigned long long)r->offset);
+    fprintf(f, ", \"offset\": %llu,\n     \"path\": ",
+            (unsigned long long)r->offset);
     json_str(f, r->path);
     fprintf(f,
             ",\n     \"visits\": %llu, \"created\": %llu, \"threads\": %d, "
             "\"count\": %llu,\n     \"time_ns\": %llu, \"excl_ns\": %llu, "
             "\"min_ns\": ",
-            (unsigned long long)r->tot_visits, (unsigned long long)r->tot_created,
-            r->nthreads, (unsigned long long)r->count,
-            (unsigned long long)r->tot_time, (unsigned long long)r->tot_excl);
+            (unsigned long long)r->tot_visits,
+            (unsigned long long)r->tot_created, r->nthreads,
+            (unsigned long long)r->count, (unsigned long long)r->tot_time,
+            (unsigned long long)r->tot_excl);
     json_num(f, r->tmin);
     fputs(", \"mean_ns\": ", f);
     json_num(f, r->tmean);
@@ -576,7 +588,8 @@ void prof_write_json(FILE *f, const prof_profile *p) {
     fputs(", \"imbalance_pct\": ", f);
     json_num(f, r->imbalance);
     fprintf(f, ",\n     \"wait_ns\": %llu, \"caused_ns\": %llu, \"blame\": %d",
-            (unsigned long long)r->wait, (unsigned long long)r->caused, r->blame);
+            (unsigned long long)r->wait, (unsigned long long)r->caused,
+            r->blame);
     if (p->nranks > 1) {
       fputs(", \"rank_min_ns\": ", f);
       json_num(f, r->rmin);
@@ -658,20 +671,23 @@ void prof_write_trace(FILE *f, const prof_profile *p) {
     snprintf(name, sizeof name, "%s rank %d (pid %ld)", p->app, p->rank, pid);
   else
     snprintf(name, sizeof name, "%s (pid %ld)", p->app, pid);
-  fprintf(f, "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %ld, "
-             "\"tid\": 0, \"args\": {\"name\": ",
+  fprintf(f,
+          "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %ld, "
+          "\"tid\": 0, \"args\": {\"name\": ",
           pid);
   json_str(f, name);
   fputs("}}", f);
   for (int u = 0; u < p->nunits; u++) {
     const prof_unit *un = &p->units[u];
     snprintf(name, sizeof name, "thread %d (%s)", un->thread, un->type);
-    fprintf(f, ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %ld, "
-               "\"tid\": %d, \"args\": {\"name\": ",
+    fprintf(f,
+            ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %ld, "
+            "\"tid\": %d, \"args\": {\"name\": ",
             pid, un->thread);
     json_str(f, name);
-    fprintf(f, "}},\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
-               "\"pid\": %ld, \"tid\": %d, \"args\": {\"sort_index\": %d}}",
+    fprintf(f,
+            "}},\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
+            "\"pid\": %ld, \"tid\": %d, \"args\": {\"sort_index\": %d}}",
             pid, un->thread, un->thread);
   }
   if (p->slices == NULL) {
@@ -708,7 +724,8 @@ void prof_write_trace(FILE *f, const prof_profile *p) {
         continue;
       fprintf(f, "%s\"ts\": %.3f, \"dur\": %.3f, \"pid\": %ld, \"tid\": %d%s",
               head[sl->region], (double)sl->t0 / 1e3,
-              (double)(sl->t1 - sl->t0) / 1e3, pid, un->thread, tail[sl->region]);
+              (double)(sl->t1 - sl->t0) / 1e3, pid, un->thread,
+              tail[sl->region]);
     }
   }
   for (int i = 0; i < p->nregions; i++) {

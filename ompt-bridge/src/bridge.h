@@ -31,7 +31,8 @@ void bridge_register_entry(const char *name, ompt_interface_fn_t fn);
 
 /* Tool discovery and activation (idempotent, thread-safe). */
 void bridge_init(void);
-/* Ends every thread and the initial task and finalises the tool (idempotent). */
+/* Ends every thread and the initial task and finalises the tool (idempotent).
+ */
 void bridge_finalize(void);
 
 /* ---- Run-time control -----------------------------------------------------
@@ -40,22 +41,24 @@ void bridge_finalize(void);
  * environment variables enable and which bucket each event belongs to;
  * POMP_On/Off switch every bucket but BRIDGE_B_ALWAYS. */
 enum bridge_bucket {
-  BRIDGE_B_ALWAYS,         /* thread_begin/end, initial task, control_tool */
-  BRIDGE_B_OTHER,          /* no POMP group: error, target, devices */
-  BRIDGE_B_PARALLEL_EE,    /* parallel_begin/end */
-  BRIDGE_B_PARALLEL_BE,    /* implicit tasks and their end barrier */
-  BRIDGE_B_LOOP_EE,        /* work(loop) */
-  BRIDGE_B_LOOP_CHUNKS,    /* dispatch(ws_loop_chunk) */
+  BRIDGE_B_ALWAYS,          /* thread_begin/end, initial task, control_tool */
+  BRIDGE_B_OTHER,           /* no POMP group: error, target, devices */
+  BRIDGE_B_PARALLEL_EE,     /* parallel_begin/end */
+  BRIDGE_B_PARALLEL_BE,     /* implicit tasks and their end barrier */
+  BRIDGE_B_LOOP_EE,         /* work(loop) */
+  BRIDGE_B_LOOP_CHUNKS,     /* dispatch(ws_loop_chunk) */
   BRIDGE_B_LOOP_ITER_EVENT, /* dispatch(iteration) from Loop_iter_event */
-  BRIDGE_B_LOOP_ITER_BE,   /* dispatch(iteration) from Loop_iter_begin */
-  BRIDGE_B_WORKSHARE_EE,   /* work(sections, single, workshare, scope) */
-  BRIDGE_B_WORKSHARE_BE,   /* dispatch(section) */
-  BRIDGE_B_SYNC_EE,        /* barriers, critical, ordered, atomic, flush, cancel */
-  BRIDGE_B_SYNC_BE,        /* masked */
-  BRIDGE_B_TASK_EE,        /* task_create, dependences, taskwait, taskgroup, taskloop */
-  BRIDGE_B_TASK_BE,        /* task_schedule */
-  BRIDGE_B_RUNTIME_EVENT,  /* lock_init/destroy, mutex_acquired/released, nest_lock */
-  BRIDGE_B_RUNTIME_EE,     /* mutex_acquire of locks */
+  BRIDGE_B_LOOP_ITER_BE,    /* dispatch(iteration) from Loop_iter_begin */
+  BRIDGE_B_WORKSHARE_EE,    /* work(sections, single, workshare, scope) */
+  BRIDGE_B_WORKSHARE_BE,    /* dispatch(section) */
+  BRIDGE_B_SYNC_EE, /* barriers, critical, ordered, atomic, flush, cancel */
+  BRIDGE_B_SYNC_BE, /* masked */
+  BRIDGE_B_TASK_EE, /* task_create, dependences, taskwait, taskgroup, taskloop
+                     */
+  BRIDGE_B_TASK_BE, /* task_schedule */
+  BRIDGE_B_RUNTIME_EVENT, /* lock_init/destroy, mutex_acquired/released,
+                             nest_lock */
+  BRIDGE_B_RUNTIME_EE,    /* mutex_acquire of locks */
   BRIDGE_BUCKETS
 };
 
@@ -73,10 +76,10 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int if_false,
                            const void *codeptr, void *frame);
 void bridge_parallel_begin(POMP_Team_t *team, void *frame);
 void bridge_parallel_end(POMP_Team_t *team, const void *codeptr, void *frame);
-void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr,
-                          void *frame);
+void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr, void *frame);
 
-/* ---- Worksharing ---------------------------------------------------------- */
+/* ---- Worksharing ----------------------------------------------------------
+ */
 void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
                        const void *codeptr, void *frame);
 void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
@@ -96,12 +99,13 @@ void bridge_single_exit(const void *codeptr, void *frame);
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
                    void *frame);
 
-/* ---- Synchronisation ------------------------------------------------------ */
+/* ---- Synchronisation ------------------------------------------------------
+ */
 /* Barriers and taskwait: sync_region + sync_region_wait, wait state. */
-void bridge_sync_enter(int bucket, ompt_sync_region_t kind,
-                       const void *codeptr, void *frame);
-void bridge_sync_exit(int bucket, ompt_sync_region_t kind,
-                      const void *codeptr, void *frame);
+void bridge_sync_enter(int bucket, ompt_sync_region_t kind, const void *codeptr,
+                       void *frame);
+void bridge_sync_exit(int bucket, ompt_sync_region_t kind, const void *codeptr,
+                      void *frame);
 /* taskgroup: the region from enter to exit, its wait from end to exit. */
 void bridge_taskgroup_enter(const void *codeptr, void *frame);
 void bridge_taskgroup_end(const void *codeptr, void *frame);
@@ -155,8 +159,7 @@ int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
 int32_t bridge_task_dependences(POMP_Task_t *task,
                                 const POMP_Dependence_t deps[], int ndeps);
 int32_t bridge_task_create_end(POMP_Task_t *task, void *frame);
-int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr,
-                          void *frame);
+int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame);
 int32_t bridge_task_end(POMP_Task_t *task, void *frame);
 
 #endif /* POMPT_BRIDGE_H */

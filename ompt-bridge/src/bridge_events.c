@@ -121,7 +121,8 @@ static void pop_scope(bridge_thread_t *t, int what, int kind, uint64_t arg,
     bridge_scope_end(t, &s, codeptr);
 }
 
-/* ---- Parallel regions ------------------------------------------------------ */
+/* ---- Parallel regions ------------------------------------------------------
+ */
 
 void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
                            const void *codeptr, void *frame) {
@@ -206,8 +207,7 @@ static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
   bridge_set_state(t, ompt_state_wait_barrier_implicit_parallel, 0);
   int set = set_enter_frame(t, frame);
   if (push_scope(t, BRIDGE_SC_SYNC, BRIDGE_B_PARALLEL_BE,
-                 ompt_sync_region_barrier_implicit_parallel, 0, codeptr,
-                 set)) {
+                 ompt_sync_region_barrier_implicit_parallel, 0, codeptr, set)) {
     ompt_data_t *pd = team ? &team->parallel_data : NULL;
     ompt_callback_sync_region_t scb =
         BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_BE, sync_region);
@@ -251,8 +251,8 @@ static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
     ompt_callback_implicit_task_t cb =
         BRIDGE_GROUP(BRIDGE_B_PARALLEL_BE, implicit_task);
     if (cb)
-      cb(ompt_scope_end, NULL, &task->task_data, 0,
-         (unsigned)task->thread_num, task->flags);
+      cb(ompt_scope_end, NULL, &task->task_data, 0, (unsigned)task->thread_num,
+         task->flags);
   }
   bridge_deps_release(t, task);
   task->frame.exit_frame.ptr = NULL;
@@ -272,8 +272,8 @@ void bridge_thread_flush(bridge_thread_t *t) {
   if (!task || t->cur != task)
     return;
   t->pending = NULL;
-  pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0,
-            0, t->pending_codeptr);
+  pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
+            t->pending_codeptr);
   implicit_task_end(t, task, t->pending_codeptr);
 }
 
@@ -321,7 +321,8 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
   }
 }
 
-/* ---- Worksharing ------------------------------------------------------------ */
+/* ---- Worksharing ------------------------------------------------------------
+ */
 
 static void work_begin(bridge_thread_t *t, int bucket, ompt_work_t type,
                        uint64_t count, const void *codeptr) {
@@ -419,13 +420,13 @@ void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
     ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
     if (cb) {
       bridge_task_t *task = t->cur;
-      cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task),
-         codeptr);
+      cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task), codeptr);
     }
   }
 }
 
-/* ---- Synchronisation regions ------------------------------------------------ */
+/* ---- Synchronisation regions ------------------------------------------------
+ */
 
 static ompt_state_t sync_state(ompt_sync_region_t kind) {
   switch (kind) {
@@ -464,8 +465,8 @@ static void sync_begin(bridge_thread_t *t, int bucket, ompt_sync_region_t kind,
   }
 }
 
-void bridge_sync_enter(int bucket, ompt_sync_region_t kind,
-                       const void *codeptr, void *frame) {
+void bridge_sync_enter(int bucket, ompt_sync_region_t kind, const void *codeptr,
+                       void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
@@ -475,8 +476,8 @@ void bridge_sync_enter(int bucket, ompt_sync_region_t kind,
     sync_begin(t, bucket, kind, 1, 1, codeptr);
 }
 
-void bridge_sync_exit(int bucket, ompt_sync_region_t kind,
-                      const void *codeptr, void *frame) {
+void bridge_sync_exit(int bucket, ompt_sync_region_t kind, const void *codeptr,
+                      void *frame) {
   (void)bucket;
   bridge_thread_t *t = enter_event(frame);
   if (!t)
@@ -513,8 +514,7 @@ void bridge_taskgroup_exit(const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  pop_scope(t, BRIDGE_SC_SYNC_WAIT, ompt_sync_region_taskgroup, 0, 0,
-            codeptr);
+  pop_scope(t, BRIDGE_SC_SYNC_WAIT, ompt_sync_region_taskgroup, 0, 0, codeptr);
   pop_scope(t, BRIDGE_SC_SYNC_REGION, ompt_sync_region_taskgroup, 0, 0,
             codeptr);
   bridge_set_state(t, bridge_working_state(t->cur), 0);
@@ -531,7 +531,8 @@ void bridge_scheduling_point(int entering, void *frame) {
     pop_scope(t, BRIDGE_SC_POINT, -1, 0, 0, NULL);
 }
 
-/* ---- Mutual exclusion ------------------------------------------------------- */
+/* ---- Mutual exclusion -------------------------------------------------------
+ */
 
 /* The one mutex implementation libpompt reports: the OpenMP runtime's own
  * (ompt_enumerate_mutex_impls lists it). */
@@ -574,11 +575,10 @@ void bridge_mutex_acquire(int bucket, ompt_mutex_t kind, unsigned hint,
     mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
 }
 
-static void deliver_mutex(int bucket, ompt_callbacks_t which,
-                          ompt_mutex_t kind, ompt_wait_id_t wait_id,
-                          const void *codeptr) {
-  ompt_callback_mutex_t cb = (ompt_callback_mutex_t)bridge_active_in(bucket,
-                                                                     which);
+static void deliver_mutex(int bucket, ompt_callbacks_t which, ompt_mutex_t kind,
+                          ompt_wait_id_t wait_id, const void *codeptr) {
+  ompt_callback_mutex_t cb =
+      (ompt_callback_mutex_t)bridge_active_in(bucket, which);
   if (cb)
     cb(kind, wait_id, codeptr);
 }
@@ -590,12 +590,11 @@ void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
   if (!t)
     return;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
-  int deliver = held ? push_scope(t, BRIDGE_SC_HELD, bucket, kind, wait_id,
-                                  codeptr, 0)
-                     : announced(t);
+  int deliver =
+      held ? push_scope(t, BRIDGE_SC_HELD, bucket, kind, wait_id, codeptr, 0)
+           : announced(t);
   if (deliver)
-    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id,
-                  codeptr);
+    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
 }
 
 void bridge_mutex_released(int bucket, ompt_mutex_t kind,
@@ -609,8 +608,7 @@ void bridge_mutex_released(int bucket, ompt_mutex_t kind,
     return;
   }
   if (announced(t))
-    deliver_mutex(bucket, ompt_callback_mutex_released, kind, wait_id,
-                  codeptr);
+    deliver_mutex(bucket, ompt_callback_mutex_released, kind, wait_id, codeptr);
 }
 
 void bridge_mutex_not_acquired(ompt_wait_id_t wait_id, void *frame) {
@@ -645,8 +643,8 @@ static void hint_set(const void *lock, unsigned hint) {
   unsigned h = hint_hash(lock);
   for (unsigned i = 0; i < HINT_SLOTS; i++) {
     unsigned k = (h + i) & (HINT_SLOTS - 1);
-    const void *cur = atomic_load_explicit(&hints[k].lock,
-                                           memory_order_acquire);
+    const void *cur =
+        atomic_load_explicit(&hints[k].lock, memory_order_acquire);
     if (!cur) {
       if (!hint)
         return; /* not in the table: nothing to clear */
@@ -668,8 +666,8 @@ static unsigned hint_of(const void *lock) {
   unsigned h = hint_hash(lock);
   for (unsigned i = 0; i < HINT_SLOTS; i++) {
     unsigned k = (h + i) & (HINT_SLOTS - 1);
-    const void *cur = atomic_load_explicit(&hints[k].lock,
-                                           memory_order_acquire);
+    const void *cur =
+        atomic_load_explicit(&hints[k].lock, memory_order_acquire);
     if (cur == lock)
       return atomic_load_explicit(&hints[k].hint, memory_order_relaxed);
     if (!cur)
@@ -730,8 +728,8 @@ static void nest_forget(bridge_thread_t *t, bridge_nest_owned_t *o) {
   *o = t->nest[--t->nnest];
 }
 
-static void deliver_nest_lock(ompt_scope_endpoint_t endpoint,
-                              const void *lock, const void *codeptr) {
+static void deliver_nest_lock(ompt_scope_endpoint_t endpoint, const void *lock,
+                              const void *codeptr) {
   ompt_callback_nest_lock_t cb =
       BRIDGE_ACTIVE(BRIDGE_B_RUNTIME_EVENT, nest_lock);
   if (cb)
@@ -791,7 +789,8 @@ void bridge_lock_release(ompt_mutex_t kind, const void *lock,
                   LOCK_WAIT_ID(lock), codeptr);
 }
 
-/* ---- flush, cancel, error ---------------------------------------------------- */
+/* ---- flush, cancel, error
+ * ---------------------------------------------------- */
 
 void bridge_flush(const void *codeptr, void *frame) {
   ompt_callback_flush_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, flush);
@@ -827,12 +826,13 @@ void bridge_error(ompt_severity_t severity, const char *message,
     cb(severity, message, message ? strlen(message) : 0, codeptr);
 }
 
-/* ---- Explicit tasks ----------------------------------------------------------
- * POMP_Task_t holds a task_handle_t: the record of the task and its
- * generation at creation, so that a stale, foreign or reused handle is
- * recognised.  Nothing else is kept there: the handle lives on the
- * encountering thread's stack and in the task's firstprivate copy, the
- * record in the pool for as long as the task (or a child) needs it. */
+/* ---- Explicit tasks
+ * ---------------------------------------------------------- POMP_Task_t holds
+ * a task_handle_t: the record of the task and its generation at creation, so
+ * that a stale, foreign or reused handle is recognised.  Nothing else is kept
+ * there: the handle lives on the encountering thread's stack and in the task's
+ * firstprivate copy, the record in the pool for as long as the task (or a
+ * child) needs it. */
 
 #define HANDLE_TASK 0x6b736174u
 
@@ -865,8 +865,7 @@ static int task_flags(int pomp_flags, const bridge_task_t *enc) {
   /* Outside any parallel region libgomp runs a task at once, and so does
    * every task construct of a program without an OpenMP runtime (the
    * compiler ignored the directive). */
-  if (!GOMP_task || !enc ||
-      enc->parallel_data == &bridge_initial_parallel_data)
+  if (!GOMP_task || !enc || enc->parallel_data == &bridge_initial_parallel_data)
     f |= ompt_task_undeferred;
   return f;
 }
@@ -880,8 +879,7 @@ static bridge_task_t *new_task(bridge_thread_t *t, bridge_task_t *enc,
     return NULL;
   rec->flags = task_flags(pomp_flags, enc);
   rec->pomp_flags = (uint32_t)pomp_flags;
-  rec->parallel_data =
-      enc ? enc->parallel_data : &bridge_initial_parallel_data;
+  rec->parallel_data = enc ? enc->parallel_data : &bridge_initial_parallel_data;
   rec->team_size = enc ? enc->team_size : 1;
   rec->thread_num = enc ? enc->thread_num : 0;
   if (enc) {
@@ -898,11 +896,10 @@ static void deliver_create(bridge_task_t *rec, bridge_task_t *enc,
                            int has_dependences, const void *codeptr) {
   if (!rec->announced)
     return;
-  ompt_callback_task_create_t cb =
-      BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, task_create);
+  ompt_callback_task_create_t cb = BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, task_create);
   if (cb)
-    cb(task_data_of(enc), enc ? &enc->frame : NULL, &rec->task_data,
-       rec->flags, has_dependences, codeptr);
+    cb(task_data_of(enc), enc ? &enc->frame : NULL, &rec->task_data, rec->flags,
+       has_dependences, codeptr);
 }
 
 int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
@@ -947,8 +944,7 @@ static bridge_task_t *handle_task(task_handle_t *h, int status) {
   return rec;
 }
 
-int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr,
-                          void *frame) {
+int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
   task_handle_t *h = (task_handle_t *)task;
   bridge_thread_t *t = bridge_thread_self();
   if (!t)
@@ -1033,7 +1029,8 @@ int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
   return POMP_SUCCESS;
 }
 
-/* ---- Dependences ---------------------------------------------------------------
+/* ---- Dependences
+ * ---------------------------------------------------------------
  * task_dependence pairs between sibling tasks are found the way a runtime
  * finds them: per generating task, per address, the last group of tasks
  * with the same kind of dependence and the group before it.  A new task
@@ -1110,9 +1107,8 @@ void bridge_deps_release(bridge_thread_t *t, bridge_task_t *task) {
       atomic_load_explicit(&owner->remote_free_deps, memory_order_relaxed);
   do
     d->next_free = head;
-  while (!atomic_compare_exchange_weak_explicit(&owner->remote_free_deps,
-                                                &head, d,
-                                                memory_order_release,
+  while (!atomic_compare_exchange_weak_explicit(&owner->remote_free_deps, &head,
+                                                d, memory_order_release,
                                                 memory_order_relaxed));
 }
 
@@ -1230,8 +1226,7 @@ int32_t bridge_task_dependences(POMP_Task_t *task,
       int n = ndeps <= t->dep_cap ? ndeps : t->dep_cap;
       for (int i = 0; i < n; i++) {
         t->dep_buf[i].variable.ptr = (void *)(uintptr_t)deps[i].addr;
-        t->dep_buf[i].dependence_type =
-            (ompt_dependence_type_t)deps[i].type;
+        t->dep_buf[i].dependence_type = (ompt_dependence_type_t)deps[i].type;
       }
       if (n > 0)
         cb(&rec->task_data, t->dep_buf, n);

@@ -17,7 +17,8 @@
 #include "bridge.h"
 #include "bridge_internal.h"
 
-/* ---- Callback tables ------------------------------------------------------ */
+/* ---- Callback tables ------------------------------------------------------
+ */
 
 _Atomic(ompt_callback_t) bridge_registered[BRIDGE_CALLBACK_SLOTS];
 _Atomic(ompt_callback_t) bridge_active_cb[BRIDGE_BUCKETS]
@@ -99,8 +100,8 @@ static ompt_set_result_t set_result(ompt_callbacks_t which) {
   ompt_set_result_t r = set_results[which];
   if (r <= ompt_set_never)
     return r;
-  unsigned mask = callback_buckets[which] ? callback_buckets[which]
-                                          : BUCKET(OTHER);
+  unsigned mask =
+      callback_buckets[which] ? callback_buckets[which] : BUCKET(OTHER);
   unsigned on = mask & (atomic_load(&buckets_enabled) | ALWAYS_ON);
   if (!on)
     return ompt_set_never;
@@ -134,7 +135,8 @@ static int get_callback(ompt_callbacks_t which, ompt_callback_t *cb) {
   return 1;
 }
 
-/* ---- Thread and task inquiry ----------------------------------------------- */
+/* ---- Thread and task inquiry -----------------------------------------------
+ */
 
 static int get_state(ompt_wait_id_t *wait_id) {
   bridge_thread_t *t = bridge_thread_peek();
@@ -433,7 +435,7 @@ ompt_interface_fn_t bridge_lookup(const char *name) {
       return extra_entries[i].fn;
 #define X(entry, fn)                                                           \
   {                                                                            \
-    entry##_t checked = fn; /* the signature must match the header's */       \
+    entry##_t checked = fn; /* the signature must match the header's */        \
     if (!strcmp(name, #entry))                                                 \
       return (ompt_interface_fn_t)checked;                                     \
   }

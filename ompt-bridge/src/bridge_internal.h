@@ -68,8 +68,8 @@ typedef struct bridge_task {
   int scope_base;            /* the thread's scope depth when it began */
   int saved_state;           /* the thread's state when it began */
   ompt_wait_id_t saved_wait_id;
-  uint8_t announced;     /* begin / create delivered (monitoring was on) */
-  uint8_t switch_sent;   /* task_schedule(switch) delivered */
+  uint8_t announced;       /* begin / create delivered (monitoring was on) */
+  uint8_t switch_sent;     /* task_schedule(switch) delivered */
   uint8_t set_below_enter; /* it set the suspended task's enter_frame */
   uint8_t single_executor; /* between Single_begin and Single_exit */
   uint8_t owns_parent_ref;
@@ -306,13 +306,11 @@ void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
                       const void *codeptr);
 /* Pop and end every scope above depth (recovery); codeptr NULL: each
  * scope's own. */
-void bridge_scope_close_to(bridge_thread_t *t, int depth,
-                           const void *codeptr);
+void bridge_scope_close_to(bridge_thread_t *t, int depth, const void *codeptr);
 /* The top scope, if it was pushed by the current task. */
 static inline bridge_scope_t *bridge_scope_top(bridge_thread_t *t) {
   int base = t->cur ? t->cur->scope_base : 0;
-  return t->nscopes > base ? &t->scopes[t->nscopes - 1]
-                           : (bridge_scope_t *)0;
+  return t->nscopes > base ? &t->scopes[t->nscopes - 1] : (bridge_scope_t *)0;
 }
 
 ompt_interface_fn_t bridge_lookup(const char *name);

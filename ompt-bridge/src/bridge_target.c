@@ -170,11 +170,11 @@ static ompt_id_t trace_thread_id(void) {
 /* ---- Instances ---------------------------------------------------------- */
 
 #define INST_MAGIC 0x706f6d74u
-#define INST_HOST 0x80      /* runs on the host (fallback) */
-#define INST_STATE 0x40     /* the thread's state was changed */
-#define INST_EXITING 0x20   /* target data: the unmapping has begun */
-#define INST_OPS 0x08       /* presence known: data operations reported */
-#define PRESENT_BITS 128    /* items whose presence is remembered */
+#define INST_HOST 0x80    /* runs on the host (fallback) */
+#define INST_STATE 0x40   /* the thread's state was changed */
+#define INST_EXITING 0x20 /* target data: the unmapping has begun */
+#define INST_OPS 0x08     /* presence known: data operations reported */
+#define PRESENT_BITS 128  /* items whose presence is remembered */
 
 struct target_inst {
   uint32_t magic;
@@ -277,7 +277,8 @@ static void task_finish(bridge_thread_t *t, bridge_task_t *task,
   bridge_task_unref(task);
 }
 
-/* ---- Records -------------------------------------------------------------- */
+/* ---- Records --------------------------------------------------------------
+ */
 
 static void record_header(ompt_record_ompt_t *r, ompt_callbacks_t type,
                           uint64_t time, const target_inst_t *in) {
@@ -303,7 +304,8 @@ static void trace_target(target_inst_t *in, ompt_target_t kind,
   bridge_trace_emit(in->trace, &r);
 }
 
-/* ---- Callbacks ------------------------------------------------------------ */
+/* ---- Callbacks ------------------------------------------------------------
+ */
 
 static ompt_target_t ompt_kind(const target_inst_t *in, int exit_part) {
   ompt_target_t k;
@@ -355,8 +357,7 @@ static void report_map(target_inst_t *in, const POMP_Map_t *maps, int nmaps,
       host[i] = (void *)(uintptr_t)m->addr;
       if (in->flags & INST_HOST)
         dev[i] = host[i];
-      else if (omp_get_mapped_ptr && m->addr &&
-               present_bit(in, base + (int)i))
+      else if (omp_get_mapped_ptr && m->addr && present_bit(in, base + (int)i))
         dev[i] = omp_get_mapped_ptr(m->addr, in->device);
       else
         dev[i] = NULL; /* not mapped yet, or the runtime does not say */
@@ -397,10 +398,10 @@ static void data_op(target_inst_t *in, ompt_target_data_op_t op,
   ompt_callback_target_data_op_emi_t emi = BRIDGE_CB(target_data_op_emi);
   cur_host_op = &id;
   if (emi) {
-    emi(ompt_scope_begin, &in->target_task_data, &in->target_data, &id, op,
-        src, srcdev, dst, dstdev, (size_t)m->size, in->codeptr);
-    emi(ompt_scope_end, &in->target_task_data, &in->target_data, &id, op,
-        src, srcdev, dst, dstdev, (size_t)m->size, in->codeptr);
+    emi(ompt_scope_begin, &in->target_task_data, &in->target_data, &id, op, src,
+        srcdev, dst, dstdev, (size_t)m->size, in->codeptr);
+    emi(ompt_scope_end, &in->target_task_data, &in->target_data, &id, op, src,
+        srcdev, dst, dstdev, (size_t)m->size, in->codeptr);
   } else {
     ompt_callback_target_data_op_t cb = BRIDGE_CB(target_data_op);
     if (cb)
@@ -809,8 +810,8 @@ void bridge_teams_begin(POMP_Team_t *storage, void *exit_frame) {
   bridge_set_state(t, ompt_state_work_serial, 0);
   ompt_callback_implicit_task_t cb = BRIDGE_CB(implicit_task);
   if (cb)
-    cb(ompt_scope_begin, &team->parallel_data, &task->task_data,
-       (unsigned)size, (unsigned)num, ompt_task_initial);
+    cb(ompt_scope_begin, &team->parallel_data, &task->task_data, (unsigned)size,
+       (unsigned)num, ompt_task_initial);
 }
 
 void bridge_teams_end(POMP_Team_t *storage, const void *codeptr) {

@@ -90,10 +90,10 @@ bridge_thread_t *bridge_thread_self(void) {
   if (__builtin_expect(self != NULL, 1))
     return self;
   int expected = 0;
-  ompt_thread_t type = atomic_compare_exchange_strong(&initial_seen,
-                                                      &expected, 1)
-                           ? ompt_thread_initial
-                           : ompt_thread_worker;
+  ompt_thread_t type =
+      atomic_compare_exchange_strong(&initial_seen, &expected, 1)
+          ? ompt_thread_initial
+          : ompt_thread_worker;
   return thread_create(type);
 }
 
@@ -163,7 +163,8 @@ void bridge_task_unref(bridge_task_t *task) {
   }
 }
 
-/* ---- Scopes --------------------------------------------------------------- */
+/* ---- Scopes ---------------------------------------------------------------
+ */
 
 static int scope_grow(bridge_thread_t *t) {
   int cap = t->scope_cap ? 2 * t->scope_cap : BRIDGE_SCOPES_INITIAL;
@@ -247,8 +248,7 @@ static void scope_end(bridge_thread_t *t, const bridge_scope_t *s,
   }
 }
 
-void bridge_scope_close_to(bridge_thread_t *t, int depth,
-                           const void *codeptr) {
+void bridge_scope_close_to(bridge_thread_t *t, int depth, const void *codeptr) {
   while (t->nscopes > depth) {
     bridge_scope_t s = t->scopes[--t->nscopes];
     scope_end(t, &s, codeptr ? codeptr : s.codeptr);
@@ -277,7 +277,8 @@ void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
   scope_end(t, s, codeptr);
 }
 
-/* ---- The initial thread and task ------------------------------------------ */
+/* ---- The initial thread and task ------------------------------------------
+ */
 
 void bridge_thread_start_initial(void) {
   bridge_thread_t *t = bridge_thread_self();
@@ -300,7 +301,8 @@ void bridge_thread_start_initial(void) {
        ompt_task_initial);
 }
 
-/* ---- The end of a thread --------------------------------------------------- */
+/* ---- The end of a thread ---------------------------------------------------
+ */
 
 static void thread_end(bridge_thread_t *t) {
   int was = 0;
@@ -318,8 +320,8 @@ static void thread_end(bridge_thread_t *t) {
     if (icb)
       /* The initial region outlives its task: its data can be passed (a
        * tool may free what it keeps there now). */
-      icb(ompt_scope_end, &bridge_initial_parallel_data, &task->task_data, 0,
-          1, ompt_task_initial);
+      icb(ompt_scope_end, &bridge_initial_parallel_data, &task->task_data, 0, 1,
+          ompt_task_initial);
     bridge_deps_release(t, task);
     bridge_task_pop(t, task);
     __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);

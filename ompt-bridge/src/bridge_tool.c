@@ -258,7 +258,7 @@ void bridge_set_enabled(int on) {
 int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
                         const void *codeptr) {
   if (!bridge_active)
-    return -2; /* omp_control_tool_notool */
+    return -2;               /* omp_control_tool_notool */
   if (!bridge_thread_self()) /* thread_begin first on a new thread */
     return -2;
   ompt_callback_control_tool_t cb =

@@ -48,8 +48,7 @@
 #define RING 64 /* buffers handed out and not yet completed, per device */
 #define CLOSE_BIAS (SIZE_MAX / 2)
 #define RECORD_SIZE ((sizeof(ompt_record_ompt_t) + 7) & ~(size_t)7)
-#define MAP_ITEM_SIZE                                                          \
-  (2 * sizeof(void *) + sizeof(size_t) + sizeof(unsigned))
+#define MAP_ITEM_SIZE (2 * sizeof(void *) + sizeof(size_t) + sizeof(unsigned))
 
 enum { BUF_FREE, BUF_ACTIVE, BUF_READY, BUF_COMPLETING };
 
@@ -150,10 +149,12 @@ int bridge_trace_wants(struct bridge_trace_device *d, ompt_callbacks_t type) {
     return 0;
   return !atomic_load_explicit(&d->paused, memory_order_relaxed) &&
          (atomic_load_explicit(&d->enabled, memory_order_relaxed) >>
-          (unsigned)type) & 1u;
+          (unsigned)type) &
+             1u;
 }
 
-/* ---- Buffers -------------------------------------------------------------- */
+/* ---- Buffers --------------------------------------------------------------
+ */
 
 static size_t record_size(const ompt_record_ompt_t *r) {
   if (r->type == ompt_callback_target_map)
@@ -301,9 +302,8 @@ static char *reserve(struct bridge_trace_device *d, size_t sz,
     struct trace_buf *b = get_buffer(d);
     if (!b) {
       if (atomic_load(&d->running))
-        atomic_fetch_add(atomic_load(&d->starved) ? &d->lost_nobuf
-                                                  : &d->lost_ring,
-                         1);
+        atomic_fetch_add(
+            atomic_load(&d->starved) ? &d->lost_nobuf : &d->lost_ring, 1);
       return NULL;
     }
     size_t off = atomic_fetch_add(&b->reserved, sz);
@@ -426,9 +426,8 @@ static double translate_time(ompt_device_t *device, ompt_device_time_t time) {
   return (double)time * 1e-9;
 }
 
-static ompt_set_result_t set_trace_ompt(ompt_device_t *device,
-                                        unsigned int enable,
-                                        unsigned int etype) {
+static ompt_set_result_t
+set_trace_ompt(ompt_device_t *device, unsigned int enable, unsigned int etype) {
   struct bridge_trace_device *d = dev_of(device);
   if (!d || etype >= 64)
     return ompt_set_error;

@@ -66,11 +66,11 @@ typedef struct POMP_Team {
 
 /* Status codes. */
 #define POMP_SUCCESS 0
-#define POMP_ERR_HANDLE (-1)  /* neither a valid handle nor a CTC string */
-#define POMP_ERR_CTC (-2)     /* the CTC string is malformed */
-#define POMP_ERR_ARG (-3)     /* another argument is invalid */
-#define POMP_ERR_STATE (-4)   /* event out of order (exit without enter) */
-#define POMP_ERR_NOMEM (-5)   /* the library is out of memory */
+#define POMP_ERR_HANDLE (-1) /* neither a valid handle nor a CTC string */
+#define POMP_ERR_CTC (-2)    /* the CTC string is malformed */
+#define POMP_ERR_ARG (-3)    /* another argument is invalid */
+#define POMP_ERR_STATE (-4)  /* event out of order (exit without enter) */
+#define POMP_ERR_NOMEM (-5)  /* the library is out of memory */
 
 /* ---- Monitoring library control (section 3.6) ---------------------------- */
 
@@ -246,7 +246,6 @@ int32_t POMP_Set_nested_event(POMP_Handle_t *handle, int32_t thread_id,
 int32_t POMP_Get_nested_event(POMP_Handle_t *handle, int32_t thread_id,
                               int32_t is_nested, const char ctc[]);
 
-
 /* ======================================================================== */
 /* pompt extensions: constructs that came after the 2002 proposal, in the   */
 /* proposal's style (first event: handle pointer + CTC string last; later   */
@@ -268,7 +267,7 @@ typedef struct POMP_Task {
 /* Task flags known at the construct (bit values of the task_flags argument).
  * UNDEFERRED: an if clause evaluated to false. */
 #define POMP_TASK_UNDEFERRED 0x1
-#define POMP_TASK_FINAL 0x2      /* final clause true */
+#define POMP_TASK_FINAL 0x2 /* final clause true */
 #define POMP_TASK_UNTIED 0x4
 #define POMP_TASK_MERGEABLE 0x8
 #define POMP_TASK_HAS_DEPEND 0x10
@@ -288,8 +287,8 @@ int32_t POMP_Task_create_begin(POMP_Handle_t *handle, int32_t thread_id,
                                const char ctc[]);
 /* The task's depend items, right after Task_create_begin. */
 int32_t POMP_Task_dependences(POMP_Handle_t handle, int32_t thread_id,
-                              POMP_Task_t *task,
-                              const POMP_Dependence_t deps[], int32_t ndeps);
+                              POMP_Task_t *task, const POMP_Dependence_t deps[],
+                              int32_t ndeps);
 /* After the task construct, on the encountering thread. */
 int32_t POMP_Task_create_end(POMP_Handle_t handle, int32_t thread_id,
                              POMP_Task_t *task);
@@ -315,11 +314,12 @@ int32_t POMP_Taskyield_enter(POMP_Handle_t *handle, int32_t thread_id,
 int32_t POMP_Taskyield_exit(POMP_Handle_t handle, int32_t thread_id);
 /* Around a whole taskloop construct (its tasks use the Task_* events). */
 int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
-                            int64_t init_iter, int64_t final_iter,
-                            int64_t incr, const char ctc[]);
+                            int64_t init_iter, int64_t final_iter, int64_t incr,
+                            const char ctc[]);
 int32_t POMP_Taskloop_exit(POMP_Handle_t handle, int32_t thread_id);
 
-/* ---- Other constructs ------------------------------------------------------ */
+/* ---- Other constructs ------------------------------------------------------
+ */
 
 /* masked: the block's first and last statement, on the thread that runs it;
  * filter is the filter clause's value (0 for master). */
@@ -340,14 +340,15 @@ int32_t POMP_Atomic_exit(POMP_Handle_t handle, int32_t thread_id);
  * point: Cancellation_point_event after it. */
 int32_t POMP_Cancel_event(POMP_Handle_t *handle, int32_t thread_id,
                           int32_t activated, const char ctc[]);
-int32_t POMP_Cancellation_point_event(POMP_Handle_t *handle,
-                                      int32_t thread_id, const char ctc[]);
+int32_t POMP_Cancellation_point_event(POMP_Handle_t *handle, int32_t thread_id,
+                                      const char ctc[]);
 /* error directive with at(execution): severity 1 = warning, 2 = fatal. */
 int32_t POMP_Error_event(POMP_Handle_t *handle, int32_t thread_id,
                          int32_t severity, const char *message,
                          const char ctc[]);
 
-/* ---- OpenMP API routine wrappers (seed section 3.4) ------------------------ */
+/* ---- OpenMP API routine wrappers (seed section 3.4) ------------------------
+ */
 /* pomp-instr rewrites a call omp_set_lock(l) in user code as
  * POMP_Api_omp_set_lock(&h, ctc, l), one handle per call site.  Each wrapper
  * emits the Runtime-group events of Tables 6 to 8 (and their OMPT
@@ -361,12 +362,10 @@ void POMP_Api_omp_init_lock_with_hint(POMP_Handle_t *handle, const char ctc[],
                                       void *lock, int hint);
 void POMP_Api_omp_destroy_lock(POMP_Handle_t *handle, const char ctc[],
                                void *lock);
-void POMP_Api_omp_set_lock(POMP_Handle_t *handle, const char ctc[],
-                           void *lock);
+void POMP_Api_omp_set_lock(POMP_Handle_t *handle, const char ctc[], void *lock);
 void POMP_Api_omp_unset_lock(POMP_Handle_t *handle, const char ctc[],
                              void *lock);
-int POMP_Api_omp_test_lock(POMP_Handle_t *handle, const char ctc[],
-                           void *lock);
+int POMP_Api_omp_test_lock(POMP_Handle_t *handle, const char ctc[], void *lock);
 void POMP_Api_omp_init_nest_lock(POMP_Handle_t *handle, const char ctc[],
                                  void *lock);
 void POMP_Api_omp_init_nest_lock_with_hint(POMP_Handle_t *handle,
@@ -398,7 +397,8 @@ int POMP_Api_omp_get_nested(POMP_Handle_t *handle, const char ctc[]);
 int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
                               int command, int modifier, void *arg);
 
-/* ---- Target constructs, teams, distribute ---------------------------------- */
+/* ---- Target constructs, teams, distribute ----------------------------------
+ */
 /* doc/target.md says where pomp-instr puts each call.  All of these events
  * run on the host, on the thread that encounters the construct (or, for
  * POMP_Target_complete, on the thread that runs the completion task):
@@ -412,13 +412,13 @@ int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
 typedef struct POMP_Map {
   const void *addr;
   uint64_t size;
-  uint32_t flags; /* POMP_MAP_* */
+  uint32_t flags;         /* POMP_MAP_* */
   uint32_t pomp_reserved; /* 0 */
 } POMP_Map_t;
 
-#define POMP_MAP_TO 0x01       /* map type to, tofrom; target update to() */
-#define POMP_MAP_FROM 0x02     /* map type from, tofrom; target update from() */
-#define POMP_MAP_TOFROM 0x03   /* POMP_MAP_TO | POMP_MAP_FROM */
+#define POMP_MAP_TO 0x01     /* map type to, tofrom; target update to() */
+#define POMP_MAP_FROM 0x02   /* map type from, tofrom; target update from() */
+#define POMP_MAP_TOFROM 0x03 /* POMP_MAP_TO | POMP_MAP_FROM */
 #define POMP_MAP_ALLOC 0x04
 #define POMP_MAP_RELEASE 0x08
 #define POMP_MAP_DELETE 0x10
@@ -448,8 +448,8 @@ typedef struct POMP_Target {
 #define POMP_DEVICE_DEFAULT (-2147483647 - 1)
 
 /* Bits of target_flags, known at the construct. */
-#define POMP_TARGET_NOWAIT 0x1   /* nowait clause */
-#define POMP_TARGET_IF_FALSE 0x2 /* an if clause evaluated to false */
+#define POMP_TARGET_NOWAIT 0x1     /* nowait clause */
+#define POMP_TARGET_IF_FALSE 0x2   /* an if clause evaluated to false */
 #define POMP_TARGET_HAS_DEPEND 0x4 /* the user wrote a depend clause */
 
 /* The enter events: right before the construct, after its device and if
@@ -482,8 +482,8 @@ int32_t POMP_Target_data_exit(POMP_Handle_t handle, int32_t thread_id,
                               POMP_Target_t *target);
 
 int32_t POMP_Target_enter_data_enter(POMP_Handle_t *handle, int32_t thread_id,
-                                     POMP_Target_t *target,
-                                     int32_t device_num, int32_t target_flags,
+                                     POMP_Target_t *target, int32_t device_num,
+                                     int32_t target_flags,
                                      const POMP_Map_t maps[], int32_t nmaps,
                                      const char ctc[]);
 int32_t POMP_Target_enter_data_exit(POMP_Handle_t handle, int32_t thread_id,
@@ -535,7 +535,6 @@ int32_t POMP_Distribute_enter(POMP_Handle_t *handle, int32_t thread_id,
                               int64_t final_iter, int64_t incr,
                               const char ctc[]);
 int32_t POMP_Distribute_exit(POMP_Handle_t handle, int32_t thread_id);
-
 
 #ifdef __cplusplus
 }

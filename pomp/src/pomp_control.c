@@ -28,7 +28,8 @@
 #define EXPORT __attribute__((visibility("default")))
 #define CODEPTR __builtin_return_address(0)
 
-/* ---- Groups and levels ------------------------------------------------------ */
+/* ---- Groups and levels ------------------------------------------------------
+ */
 
 #define B(x) (1u << BRIDGE_B_##x)
 
@@ -106,8 +107,7 @@ static uint32_t group_buckets(const pomp_group_t *g) {
       return l->buckets;
   char names[128];
   int n = 0;
-  for (const pomp_level_t *l = g->levels; l->name && n < (int)sizeof names;
-       l++)
+  for (const pomp_level_t *l = g->levels; l->name && n < (int)sizeof names; l++)
     n += snprintf(names + n, sizeof names - (size_t)n, "%s%s",
                   l == g->levels ? "" : ", ", l->name);
   fprintf(stderr, "pompt: %s='%s' is not one of %s; using the default (%s)\n",
@@ -124,7 +124,8 @@ __attribute__((constructor(101))) static void pomp_control_init(void) {
   bridge_set_buckets(mask);
 }
 
-/* ---- Library control --------------------------------------------------------- */
+/* ---- Library control
+ * --------------------------------------------------------- */
 
 EXPORT int32_t POMP_Init(void) {
   bridge_init();
@@ -165,10 +166,11 @@ EXPORT int32_t POMP_Get_handle(POMP_Handle_t *handle, const char ctc[]) {
   return pomp_region_init(handle, ctc, &status) ? POMP_SUCCESS : status;
 }
 
-/* ---- omp_control_tool ----------------------------------------------------------
- * libgomp has no omp_control_tool; libpompt provides it (the serial stubs'
- * is weak and yields to this one).  When libpompt stood down for a runtime
- * with native OMPT, the runtime's own routine answers. */
+/* ---- omp_control_tool
+ * ---------------------------------------------------------- libgomp has no
+ * omp_control_tool; libpompt provides it (the serial stubs' is weak and yields
+ * to this one).  When libpompt stood down for a runtime with native OMPT, the
+ * runtime's own routine answers. */
 
 typedef int (*control_tool_fn)(int, int, void *);
 

@@ -72,8 +72,8 @@ EXPORT int32_t POMP_Parallel_enter_team(POMP_Handle_t *handle,
   return POMP_SUCCESS;
 }
 
-EXPORT int32_t POMP_Parallel_begin_team(POMP_Handle_t handle,
-                                        int32_t thread_id, POMP_Team_t *team) {
+EXPORT int32_t POMP_Parallel_begin_team(POMP_Handle_t handle, int32_t thread_id,
+                                        POMP_Team_t *team) {
   (void)thread_id;
   LATER_EVENT(handle);
   if (!team)
@@ -246,7 +246,8 @@ EXPORT int32_t POMP_Loop_exit(POMP_Handle_t handle, int32_t thread_id) {
   return POMP_SUCCESS;
 }
 
-/* ---- Workshare, sections, single, scope ------------------------------------ */
+/* ---- Workshare, sections, single, scope ------------------------------------
+ */
 
 EXPORT int32_t POMP_Workshare_enter(POMP_Handle_t *handle, int32_t thread_id,
                                     const char ctc[]) {
@@ -412,8 +413,7 @@ EXPORT int32_t POMP_Barrier_enter(POMP_Handle_t *handle, int32_t thread_id,
                                   const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_sync_enter(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR,
-                    FRAME);
+  bridge_sync_enter(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -565,7 +565,8 @@ EXPORT int32_t POMP_Error_event(POMP_Handle_t *handle, int32_t thread_id,
   return POMP_SUCCESS;
 }
 
-/* ---- Tasks ------------------------------------------------------------------ */
+/* ---- Tasks ------------------------------------------------------------------
+ */
 
 EXPORT int32_t POMP_Task_create_begin(POMP_Handle_t *handle, int32_t thread_id,
                                       POMP_Task_t *task, int32_t task_flags,
@@ -637,8 +638,7 @@ EXPORT int32_t POMP_Taskwait_enter(POMP_Handle_t *handle, int32_t thread_id,
 EXPORT int32_t POMP_Taskwait_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_sync_exit(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, CODEPTR,
-                   FRAME);
+  bridge_sync_exit(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -721,7 +721,8 @@ NO_OMPT_COUNTERPART(POMP_Function_end)
 NO_OMPT_COUNTERPART(POMP_Function_exit)
 NO_OMPT_COUNTERPART(POMP_User_region_end)
 
-/* ---- Runtime group: lock events (Tables 6 and 7) ---------------------------- */
+/* ---- Runtime group: lock events (Tables 6 and 7) ----------------------------
+ */
 
 #define LOCK_EVENT(name, call)                                                 \
   EXPORT int32_t name(POMP_Handle_t *handle, int32_t thread_id,                \
@@ -744,8 +745,8 @@ LOCK_EVENT(POMP_Set_lock_enter,
 LOCK_EVENT(POMP_Set_nest_lock_enter,
            bridge_lock_acquire(ompt_mutex_nest_lock, lock_id, CODEPTR, FRAME))
 /* The single-event form: acquired, with no wait observed before it. */
-LOCK_EVENT(POMP_Set_lock_event, bridge_lock_acquired(ompt_mutex_lock, lock_id,
-                                                     1, 0, CODEPTR, FRAME))
+LOCK_EVENT(POMP_Set_lock_event,
+           bridge_lock_acquired(ompt_mutex_lock, lock_id, 1, 0, CODEPTR, FRAME))
 LOCK_EVENT(POMP_Set_nest_lock_event,
            bridge_lock_acquired(ompt_mutex_nest_lock, lock_id, 1, 0, CODEPTR,
                                 FRAME))
@@ -803,12 +804,13 @@ API_EVENT(POMP_Get_dynamic_event)
 API_EVENT(POMP_Set_nested_event)
 API_EVENT(POMP_Get_nested_event)
 
-/* ---- OpenMP API routine wrappers (seed section 3.4) --------------------------
- * Each calls the routine of whichever OpenMP runtime the program uses
- * (libgomp, or pompt's serial stubs), through a weak reference, and reports
- * the Runtime-group events around it.  Without a tool, or when the handle
- * cannot be resolved, the routine is still called.  Without any runtime the
- * serial answers are given (one thread; locks that never block). */
+/* ---- OpenMP API routine wrappers (seed section 3.4)
+ * -------------------------- Each calls the routine of whichever OpenMP runtime
+ * the program uses (libgomp, or pompt's serial stubs), through a weak
+ * reference, and reports the Runtime-group events around it.  Without a tool,
+ * or when the handle cannot be resolved, the routine is still called.  Without
+ * any runtime the serial answers are given (one thread; locks that never
+ * block). */
 
 extern void omp_init_lock(void *) __attribute__((weak));
 extern void omp_init_lock_with_hint(void *, int) __attribute__((weak));
@@ -862,9 +864,8 @@ API_LOCK_INIT(POMP_Api_omp_init_nest_lock, ompt_mutex_nest_lock,
   }
 API_LOCK_INIT_HINT(POMP_Api_omp_init_lock_with_hint, ompt_mutex_lock,
                    omp_init_lock_with_hint, omp_init_lock)
-API_LOCK_INIT_HINT(POMP_Api_omp_init_nest_lock_with_hint,
-                   ompt_mutex_nest_lock, omp_init_nest_lock_with_hint,
-                   omp_init_nest_lock)
+API_LOCK_INIT_HINT(POMP_Api_omp_init_nest_lock_with_hint, ompt_mutex_nest_lock,
+                   omp_init_nest_lock_with_hint, omp_init_nest_lock)
 
 #define API_LOCK_DESTROY(name, kind, routine)                                  \
   EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock) {      \
@@ -913,13 +914,12 @@ EXPORT int POMP_Api_omp_test_lock(POMP_Handle_t *handle, const char ctc[],
     return omp_test_lock ? omp_test_lock(lock) : 1;
   bridge_lock_acquire(ompt_mutex_test_lock, lock, CODEPTR, FRAME);
   int got = omp_test_lock ? omp_test_lock(lock) : 1;
-  bridge_lock_acquired(ompt_mutex_test_lock, lock, got != 0, 0, CODEPTR,
-                       FRAME);
+  bridge_lock_acquired(ompt_mutex_test_lock, lock, got != 0, 0, CODEPTR, FRAME);
   return got;
 }
 
-EXPORT int POMP_Api_omp_test_nest_lock(POMP_Handle_t *handle,
-                                       const char ctc[], void *lock) {
+EXPORT int POMP_Api_omp_test_nest_lock(POMP_Handle_t *handle, const char ctc[],
+                                       void *lock) {
   if (!api_events(handle, ctc))
     return omp_test_nest_lock ? omp_test_nest_lock(lock) : 1;
   bridge_lock_acquire(ompt_mutex_test_nest_lock, lock, CODEPTR, FRAME);

@@ -73,10 +73,10 @@ struct pomp_region {
   unsigned flags; /* enum pomp_region_flag */
   char *file;
   int first_line, last_line;
-  char *name;     /* critical name, user region name */
-  char *schedule; /* as written: "static", "dynamic", ... */
-  int64_t chunk;  /* -1 when not a literal */
-  ompt_work_t loop_work; /* the OMPT work type of a loop */
+  char *name;             /* critical name, user region name */
+  char *schedule;         /* as written: "static", "dynamic", ... */
+  int64_t chunk;          /* -1 when not a literal */
+  ompt_work_t loop_work;  /* the OMPT work type of a loop */
   ompt_wait_id_t wait_id; /* critical: one id per name */
   int cancel_flags;       /* cancel: ompt_cancel_parallel, _sections, ... */
   unsigned hint;          /* critical: the hint clause's value (CTC hint=) */
@@ -97,9 +97,8 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
 
 /* The region of a first event: the handle's, initialised from ctc on first
  * use. */
-static inline struct pomp_region *pomp_region_of(POMP_Handle_t *handle,
-                                                 const char *ctc,
-                                                 int32_t *status) {
+static inline struct pomp_region *
+pomp_region_of(POMP_Handle_t *handle, const char *ctc, int32_t *status) {
   struct pomp_region *r = handle ? __atomic_load_n(handle, __ATOMIC_ACQUIRE)
                                  : (struct pomp_region *)0;
   if (__builtin_expect(r != 0, 1))
@@ -111,8 +110,8 @@ static inline struct pomp_region *pomp_region_of(POMP_Handle_t *handle,
  * load and a branch afterwards. */
 static inline void pomp_region_site(struct pomp_region *r, int slot,
                                     const void *codeptr) {
-  if (__builtin_expect(
-          __atomic_load_n(&r->sites[slot], __ATOMIC_RELAXED) == 0, 0))
+  if (__builtin_expect(__atomic_load_n(&r->sites[slot], __ATOMIC_RELAXED) == 0,
+                       0))
     __atomic_store_n(&r->sites[slot], codeptr, __ATOMIC_RELAXED);
 }
 

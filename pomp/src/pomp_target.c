@@ -77,9 +77,9 @@ EXPORT int32_t POMP_Target_enter(POMP_Handle_t *handle, int32_t thread_id,
                       maps, nmaps, ctc, CODEPTR);
 }
 
-EXPORT int32_t POMP_Target_data_enter(POMP_Handle_t *handle,
-                                      int32_t thread_id, POMP_Target_t *target,
-                                      int32_t device_num, int32_t target_flags,
+EXPORT int32_t POMP_Target_data_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                      POMP_Target_t *target, int32_t device_num,
+                                      int32_t target_flags,
                                       const POMP_Map_t maps[], int32_t nmaps,
                                       const char ctc[]) {
   (void)thread_id;
@@ -89,37 +89,28 @@ EXPORT int32_t POMP_Target_data_enter(POMP_Handle_t *handle,
                       CODEPTR);
 }
 
-EXPORT int32_t POMP_Target_enter_data_enter(POMP_Handle_t *handle,
-                                            int32_t thread_id,
-                                            POMP_Target_t *target,
-                                            int32_t device_num,
-                                            int32_t target_flags,
-                                            const POMP_Map_t maps[],
-                                            int32_t nmaps, const char ctc[]) {
+EXPORT int32_t POMP_Target_enter_data_enter(
+    POMP_Handle_t *handle, int32_t thread_id, POMP_Target_t *target,
+    int32_t device_num, int32_t target_flags, const POMP_Map_t maps[],
+    int32_t nmaps, const char ctc[]) {
   (void)thread_id;
   return target_enter(handle, target, BRIDGE_TARGET_ENTER_DATA, device_num,
                       target_flags, maps, nmaps, ctc, CODEPTR);
 }
 
-EXPORT int32_t POMP_Target_exit_data_enter(POMP_Handle_t *handle,
-                                           int32_t thread_id,
-                                           POMP_Target_t *target,
-                                           int32_t device_num,
-                                           int32_t target_flags,
-                                           const POMP_Map_t maps[],
-                                           int32_t nmaps, const char ctc[]) {
+EXPORT int32_t POMP_Target_exit_data_enter(
+    POMP_Handle_t *handle, int32_t thread_id, POMP_Target_t *target,
+    int32_t device_num, int32_t target_flags, const POMP_Map_t maps[],
+    int32_t nmaps, const char ctc[]) {
   (void)thread_id;
   return target_enter(handle, target, BRIDGE_TARGET_EXIT_DATA, device_num,
                       target_flags, maps, nmaps, ctc, CODEPTR);
 }
 
-EXPORT int32_t POMP_Target_update_enter(POMP_Handle_t *handle,
-                                        int32_t thread_id,
-                                        POMP_Target_t *target,
-                                        int32_t device_num,
-                                        int32_t target_flags,
-                                        const POMP_Map_t maps[], int32_t nmaps,
-                                        const char ctc[]) {
+EXPORT int32_t POMP_Target_update_enter(
+    POMP_Handle_t *handle, int32_t thread_id, POMP_Target_t *target,
+    int32_t device_num, int32_t target_flags, const POMP_Map_t maps[],
+    int32_t nmaps, const char ctc[]) {
   (void)thread_id;
   return target_enter(handle, target, BRIDGE_TARGET_UPDATE, device_num,
                       target_flags, maps, nmaps, ctc, CODEPTR);
@@ -201,7 +192,8 @@ EXPORT int32_t POMP_Target_data_exit(POMP_Handle_t handle, int32_t thread_id,
   return POMP_SUCCESS;
 }
 
-/* ---- Host teams ------------------------------------------------------------ */
+/* ---- Host teams ------------------------------------------------------------
+ */
 
 EXPORT int32_t POMP_Teams_enter(POMP_Handle_t *handle, int32_t thread_id,
                                 int32_t num_teams, int32_t thread_limit,
@@ -245,13 +237,14 @@ EXPORT int32_t POMP_Teams_exit(POMP_Handle_t handle, int32_t thread_id,
   return POMP_SUCCESS;
 }
 
-/* ---- distribute ------------------------------------------------------------ */
+/* ---- distribute ------------------------------------------------------------
+ */
 
 static uint64_t distribute_count(int64_t init, int64_t final, int64_t incr) {
   if (incr == 0 || (incr > 0 && final < init) || (incr < 0 && final > init))
     return 0;
-  uint64_t span = incr > 0 ? (uint64_t)final - (uint64_t)init
-                           : (uint64_t)init - (uint64_t)final;
+  uint64_t span = incr > 0 ? (uint64_t) final - (uint64_t)init
+                           : (uint64_t)init - (uint64_t) final;
   uint64_t step = incr > 0 ? (uint64_t)incr : (uint64_t)0 - (uint64_t)incr;
   return span / step + 1;
 }
