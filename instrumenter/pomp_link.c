@@ -350,6 +350,7 @@ struct nm_result {
   bool failed;    /* nm could not read some input */
   bool refs_pomp; /* an object calls POMP routines (it was instrumented) */
   bool refs_omp;  /* an object calls omp_ routines */
+  bool refs_gomp; /* an object calls libgomp's GOMP_ entry points */
 };
 
 static void parse_nm_output(char *text, struct du_argv *syms,
@@ -375,6 +376,8 @@ static void parse_nm_output(char *text, struct du_argv *syms,
         res->refs_pomp = true;
       else if (strncmp(name, "omp_", 4) == 0)
         res->refs_omp = true;
+      else if (strncmp(name, "GOMP_", 5) == 0)
+        res->refs_gomp = true;
       continue;
     }
     if ((type[0] == 'T' || type[0] == 'W') && is_init_function(name))
@@ -734,6 +737,12 @@ int main(int argc, char **argv) {
     du_argv_push(&cmd, "-lpompt");
     if (serial)
       du_argv_push(&cmd, "-lpompt-stubs");
+    /* libpompt interposes libgomp's GOMP_parallel (to report a region when
+     * it starts), so the linker may satisfy the program's GOMP_ calls from
+     * libpompt and drop libgomp under --as-needed: name it after libpompt,
+     * which also keeps libpompt first in the lookup order. */
+    if (nmr.refs_gomp && !l.is_static)
+      du_argv_push(&cmd, "-lgomp");
     du_argv_push(&cmd, "-Wl,--pop-state");
     /* A tool linked into the program must be visible to libpompt's lookup
      * of ompt_start_tool in the address space (OpenMP 5.2 tool activation);

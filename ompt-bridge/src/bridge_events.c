@@ -140,13 +140,23 @@ void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
   team->announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
                                (uint64_t)(uintptr_t)team, codeptr, set);
   bridge_set_state(t, ompt_state_overhead, 0);
-  if (team->announced) {
-    ompt_callback_parallel_begin_t cb =
-        BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_EE, parallel_begin);
-    if (cb)
-      cb(task_data_of(enc), enc ? &enc->frame : NULL, &team->parallel_data,
-         (unsigned)team->requested, team->flags, codeptr);
-  }
+  t->fork_pending = team;
+  if (!bridge_fork_deferred)
+    bridge_fork_deliver(t);
+}
+
+/* parallel_begin of the region this thread is about to start. */
+void bridge_fork_deliver(bridge_thread_t *t) {
+  bridge_team_t *team = t->fork_pending;
+  t->fork_pending = NULL;
+  if (!team || !team->announced)
+    return;
+  bridge_task_t *enc = team->encountering;
+  ompt_callback_parallel_begin_t cb =
+      BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_EE, parallel_begin);
+  if (cb)
+    cb(task_data_of(enc), enc ? &enc->frame : NULL, &team->parallel_data,
+       (unsigned)team->requested, team->flags, team->codeptr);
 }
 
 void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
@@ -154,6 +164,8 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
+  if (t->fork_pending) /* the region started through another entry */
+    bridge_fork_deliver(t);
   int num = omp_get_thread_num ? omp_get_thread_num() : 0;
   int size = omp_get_num_threads ? omp_get_num_threads() : 1;
   if (num == 0)
@@ -299,6 +311,8 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
+  if (t->fork_pending) /* the region never ran its block */
+    bridge_fork_deliver(t);
   bridge_task_t *cur = t->cur;
   if (cur && cur->team == team && (cur->flags & ompt_task_implicit)) {
     /* Parallel_end never came (cancelled region, same frame). */

@@ -140,6 +140,9 @@ typedef struct bridge_state {
 typedef struct bridge_thread {
   ompt_data_t thread_data;
   ompt_thread_t type;
+  /* A parallel region entered whose parallel_begin waits for libgomp to
+   * start it (bridge_gomp.c). */
+  struct bridge_team *fork_pending;
   atomic_int ended;
   /* The state, double-buffered: st[st_idx] is current. */
   bridge_state_t st[2];
@@ -318,5 +321,12 @@ uint64_t bridge_unique_id(void);
 
 /* Verbose-init log (OMP_TOOL_VERBOSE_INIT); printf-like, no-op when off. */
 void bridge_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* bridge_gomp.c: deferred parallel_begin. */
+extern int bridge_fork_deferred;
+void bridge_gomp_setup(void);
+void bridge_fork_deliver(bridge_thread_t *t);
+void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
+                                         unsigned);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

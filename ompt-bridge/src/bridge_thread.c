@@ -336,8 +336,7 @@ static void thread_end(bridge_thread_t *t) {
 
 /* libgomp's entry for a parallel region, present when libgomp is the
  * runtime (weak: absent with other runtimes or the serial stubs). */
-extern void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
-                          unsigned flags) __attribute__((weak));
+
 extern int omp_in_parallel(void) __attribute__((weak));
 
 static void end_own_thread(void *arg) {
@@ -357,8 +356,10 @@ void bridge_threads_end_all(void) {
    * threads, so one last team of the pool's size lets each worker end
    * itself.  Threads that team does not reach (inner pools of nested
    * regions) are ended from here. */
-  if (workers > 0 && GOMP_parallel && !(omp_in_parallel && omp_in_parallel()))
-    GOMP_parallel(end_own_thread, me, (unsigned)workers + 1, 0);
+  void (*gomp_parallel)(void (*)(void *), void *, unsigned, unsigned) =
+      bridge_gomp_parallel_real();
+  if (workers > 0 && gomp_parallel && !(omp_in_parallel && omp_in_parallel()))
+    gomp_parallel(end_own_thread, me, (unsigned)workers + 1, 0);
   /* Workers first, so that the initial thread ends last, as at a native
    * runtime's shutdown. */
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next) {

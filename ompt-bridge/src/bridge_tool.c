@@ -172,6 +172,7 @@ static void do_init(void) {
   open_verbose();
   bridge_log("libpompt %s: OMPT provider for POMP-instrumented programs",
              POMPT_VERSION_STRING);
+  bridge_gomp_setup();
   const char *omp_tool = getenv("OMP_TOOL");
   if (omp_tool && !strcasecmp(omp_tool, "disabled")) {
     bridge_log("OMP_TOOL=disabled: no tool");
