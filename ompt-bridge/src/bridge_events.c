@@ -29,7 +29,6 @@ extern int omp_get_thread_num(void) __attribute__((weak));
 extern int omp_get_num_threads(void) __attribute__((weak));
 /* libgomp's (or a compatible runtime's) task entry: absent when the program
  * runs without an OpenMP runtime. */
-extern void GOMP_task(void) __attribute__((weak));
 
 static inline ompt_data_t *task_data_of(bridge_task_t *task) {
   return task ? &task->task_data : NULL;
@@ -879,7 +878,8 @@ static int task_flags(int pomp_flags, const bridge_task_t *enc) {
   /* Outside any parallel region libgomp runs a task at once, and so does
    * every task construct of a program without an OpenMP runtime (the
    * compiler ignored the directive). */
-  if (!GOMP_task || !enc || enc->parallel_data == &bridge_initial_parallel_data)
+  if (!bridge_have_gomp_task() || !enc ||
+      enc->parallel_data == &bridge_initial_parallel_data)
     f |= ompt_task_undeferred;
   return f;
 }
@@ -934,8 +934,37 @@ int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
   h->rec = rec;
   h->gen = gen_of(rec);
   h->magic = HANDLE_TASK;
-  deliver_create(rec, enc, (pomp_flags & POMP_TASK_HAS_DEPEND) != 0, codeptr);
+  t->create_pending.rec = rec;
+  t->create_pending.enc = enc;
+  t->create_pending.codeptr = codeptr;
+  t->create_pending.deps = NULL;
+  t->create_pending.ndeps = 0;
+  t->create_pending.has_dependences = (pomp_flags & POMP_TASK_HAS_DEPEND) != 0;
+  if (!bridge_fork_deferred)
+    bridge_create_deliver(t);
   return POMP_SUCCESS;
+}
+
+static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
+                                const POMP_Dependence_t deps[], int ndeps);
+static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
+                              const POMP_Dependence_t deps[], int ndeps);
+
+/* task_create and dependences of the task this thread is creating: when
+ * libgomp has made the task's copy of its data (bridge_gomp.c), or at
+ * once where nothing is interposed. */
+void bridge_create_deliver(bridge_thread_t *t) {
+  bridge_task_t *rec = t->create_pending.rec;
+  if (!rec)
+    return;
+  t->create_pending.rec = NULL;
+  deliver_create(rec, t->create_pending.enc, t->create_pending.has_dependences,
+                 t->create_pending.codeptr);
+  if (t->create_pending.ndeps > 0) {
+    deliver_dependences(t, rec, t->create_pending.deps,
+                        t->create_pending.ndeps);
+    track_dependences(t, rec, t->create_pending.deps, t->create_pending.ndeps);
+  }
 }
 
 int32_t bridge_task_create_end(POMP_Task_t *task, void *frame) {
@@ -943,6 +972,7 @@ int32_t bridge_task_create_end(POMP_Task_t *task, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return POMP_ERR_NOMEM;
+  bridge_create_deliver(t); /* the task was created some other way */
   pop_scope(t, BRIDGE_SC_POINT, -1, 0, 0, NULL);
   return POMP_SUCCESS;
 }
@@ -968,6 +998,8 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
   bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
   if (!rec)
     return POMP_ERR_STATE;
+  if (t->create_pending.rec == rec) /* run at once, not through GOMP_task */
+    bridge_create_deliver(t);
   bridge_task_t *prior = t->cur;
   rec->thread_num = prior ? prior->thread_num : 0;
   rec->frame.exit_frame.ptr = frame;
@@ -1225,6 +1257,20 @@ int32_t bridge_task_dependences(POMP_Task_t *task,
     return POMP_ERR_STATE;
   if (ndeps == 0)
     return POMP_SUCCESS;
+  if (t->create_pending.rec == rec) {
+    /* task_create is held back: so are its dependences and the
+     * task_dependence pairs, which follow it. */
+    t->create_pending.deps = deps;
+    t->create_pending.ndeps = ndeps;
+  } else {
+    deliver_dependences(t, rec, deps, ndeps);
+    track_dependences(t, rec, deps, ndeps);
+  }
+  return POMP_SUCCESS;
+}
+
+static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
+                                const POMP_Dependence_t deps[], int ndeps) {
   if (rec->announced) {
     ompt_callback_dependences_t cb =
         BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, dependences);
@@ -1246,6 +1292,4 @@ int32_t bridge_task_dependences(POMP_Task_t *task,
         cb(&rec->task_data, t->dep_buf, n);
     }
   }
-  track_dependences(t, rec, deps, ndeps);
-  return POMP_SUCCESS;
 }

@@ -143,6 +143,14 @@ typedef struct bridge_thread {
   /* A parallel region entered whose parallel_begin waits for libgomp to
    * start it (bridge_gomp.c). */
   struct bridge_team *fork_pending;
+  /* A task construct whose task_create (and dependences) wait for libgomp
+   * to have copied the task's firstprivate data (bridge_gomp.c). */
+  struct {
+    struct bridge_task *rec, *enc;
+    const void *codeptr;
+    const POMP_Dependence_t *deps;
+    int ndeps, has_dependences;
+  } create_pending;
   atomic_int ended;
   /* The state, double-buffered: st[st_idx] is current. */
   bridge_state_t st[2];
@@ -326,6 +334,9 @@ void bridge_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int bridge_fork_deferred;
 void bridge_gomp_setup(void);
 void bridge_fork_deliver(bridge_thread_t *t);
+void bridge_create_deliver(bridge_thread_t *t);
+/* Whether libgomp's task entry exists (a task may be deferred at all). */
+int bridge_have_gomp_task(void);
 void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
                                          unsigned);
 
