@@ -146,8 +146,7 @@ gomp_parallel_t bridge_gomp_parallel_real(void) {
 }
 
 int bridge_have_gomp_task(void) {
-  if (!real_task)
-    real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task");
+  /* Looked up once, in bridge_gomp_setup, at load time. */
   return real_task != 0;
 }
 #endif /* POMPT_STATIC_LIB */
