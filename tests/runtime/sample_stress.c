@@ -41,11 +41,12 @@ int main(int argc, char **argv) {
   omp_lock_t lock;
   omp_init_lock(&lock);
   double start = omp_get_wtime();
-  long regions = 0, total = 0;
+  /* Two counters: a critical section does not exclude an atomic update. */
+  long regions = 0, total = 0, atomic_total = 0;
   while (omp_get_wtime() - start < seconds) {
     regions++;
     PARALLEL_ENTER(h_par, ctc_par)
-#pragma omp parallel shared(pompt_team, lock, total)
+#pragma omp parallel shared(pompt_team, lock, total, atomic_total)
     {
       PARALLEL_BEGIN(h_par)
       double local = 0;
@@ -93,7 +94,7 @@ int main(int argc, char **argv) {
       POMP_Api_omp_unset_lock(&h_unlock, ctc_rt, &lock);
       POMP_Atomic_enter(&h_atomic, T, ctc_atomic);
 #pragma omp atomic
-      total++;
+      atomic_total++;
       POMP_Atomic_exit(h_atomic, T);
       BARRIER(h_bar, ctc_bar)
       sink = local;
@@ -102,6 +103,7 @@ int main(int argc, char **argv) {
     PARALLEL_EXIT(h_par)
   }
   omp_destroy_lock(&lock);
+  total += atomic_total;
   if (total != 2 * regions * omp_get_max_threads()) {
     fprintf(stderr, "total %ld, expected %ld\n", total,
             2 * regions * omp_get_max_threads());
