@@ -66,7 +66,8 @@ static void note(int kind, int device, const POMP_Map_t *maps, int nmaps,
   struct done *d = &done[n_constructs++];
   d->kind = kind, d->device = device, d->nmaps = nmaps;
   d->first_event = first_event, d->with_map = with_map;
-  memcpy(d->maps, maps, (size_t)nmaps * sizeof *maps);
+  if (nmaps > 0) /* maps may be NULL for a construct without a map list */
+    memcpy(d->maps, maps, (size_t)nmaps * sizeof *maps);
 }
 
 static void tt_final_checks(void) {
