@@ -579,10 +579,12 @@ static void build_lines(struct unit *u) {
 /* ---- Pragma lines ----------------------------------------------------------
  */
 
-/* If line li is "#pragma omp ...", returns 1 and the offset of the text after
- * "omp". */
-static int is_omp_pragma(const struct unit *u, size_t li, size_t *text_off) {
+/* If line li is "#pragma <word> ...", returns 1 and the offset of the text
+ * after the word. */
+static int is_pragma_of(const struct unit *u, size_t li, const char *word,
+                        size_t *text_off) {
   const char *t = u->text;
+  size_t n = strlen(word);
   size_t p = line_first(u, li), e = line_end(u, li);
   if (p >= e || t[p] != '#')
     return 0;
@@ -594,11 +596,15 @@ static int is_omp_pragma(const struct unit *u, size_t li, size_t *text_off) {
   p += 6;
   while (p < e && is_blank(t[p]))
     p++;
-  if (e - p < 3 || memcmp(t + p, "omp", 3) != 0 ||
-      (p + 3 < e && !is_blank(t[p + 3])))
+  if (e - p < n || memcmp(t + p, word, n) != 0 ||
+      (p + n < e && !is_blank(t[p + n])))
     return 0;
-  *text_off = p + 3;
+  *text_off = p + n;
   return 1;
+}
+
+static int is_omp_pragma(const struct unit *u, size_t li, size_t *text_off) {
+  return is_pragma_of(u, li, "omp", text_off);
 }
 
 /* Word k (0-based) of the directive text, words being identifiers separated
@@ -882,25 +888,8 @@ static int clause_is_word(const char *t, const struct omp_clause *c,
 
 /* ---- #pragma pomp -------------------------------------------------------- */
 
-/* If line li is "#pragma pomp ...", returns 1 and the offset after "pomp". */
 static int is_pomp_pragma(const struct unit *u, size_t li, size_t *text_off) {
-  const char *t = u->text;
-  size_t p = line_first(u, li), e = line_end(u, li);
-  if (p >= e || t[p] != '#')
-    return 0;
-  p++;
-  while (p < e && is_blank(t[p]))
-    p++;
-  if (e - p < 6 || memcmp(t + p, "pragma", 6) != 0 || !is_blank(t[p + 6]))
-    return 0;
-  p += 6;
-  while (p < e && is_blank(t[p]))
-    p++;
-  if (e - p < 4 || memcmp(t + p, "pomp", 4) != 0 ||
-      (p + 4 < e && !is_blank(t[p + 4])))
-    return 0;
-  *text_off = p + 4;
-  return 1;
+  return is_pragma_of(u, li, "pomp", text_off);
 }
 
 /* Parses the text of a "#pragma pomp" line:

@@ -23,10 +23,8 @@
 #include <strings.h>
 
 #include "bridge.h"
+#include "pomp_entry.h"
 #include "pomp_region.h"
-
-#define EXPORT __attribute__((visibility("default")))
-#define CODEPTR __builtin_return_address(0)
 
 /* ---- Groups and levels ------------------------------------------------------
  */

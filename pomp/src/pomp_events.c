@@ -18,34 +18,10 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "pomp_entry.h"
 #include "pomp_region.h"
 
-#define CODEPTR __builtin_return_address(0)
-/* The canonical frame address of the entry point: the caller's stack
- * pointer at the call, the same for every event called from one frame. */
-#define FRAME __builtin_dwarf_cfa()
-#define EXPORT __attribute__((visibility("default")))
-
 extern int omp_get_max_threads(void) __attribute__((weak));
-
-/* First event of a construct: handle pointer plus CTC string. */
-#define FIRST_EVENT(handle, ctc)                                               \
-  if (!bridge_active)                                                          \
-    return POMP_SUCCESS;                                                       \
-  int32_t status_ = POMP_ERR_HANDLE;                                           \
-  struct pomp_region *r = pomp_region_of(handle, ctc, &status_);               \
-  if (!r)                                                                      \
-    return status_;                                                            \
-  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
-
-/* Later events: the handle by value. */
-#define LATER_EVENT(handle)                                                    \
-  if (!bridge_active)                                                          \
-    return POMP_SUCCESS;                                                       \
-  struct pomp_region *r = (handle);                                            \
-  if (!r)                                                                      \
-    return POMP_ERR_HANDLE;                                                    \
-  (void)r
 
 /* Keeps the caller's frame for codeptr_ra: no tail call out of an entry
  * point whose return address or frame the bridge has recorded. */

@@ -11,29 +11,8 @@
  */
 #include "bridge.h"
 #include "bridge_target.h"
+#include "pomp_entry.h"
 #include "pomp_region.h"
-
-#define CODEPTR __builtin_return_address(0)
-#define EXPORT __attribute__((visibility("default")))
-
-/* First event of a construct: handle pointer plus CTC string. */
-#define FIRST_EVENT(handle, ctc)                                               \
-  if (!bridge_active)                                                          \
-    return POMP_SUCCESS;                                                       \
-  int32_t status_ = POMP_ERR_HANDLE;                                           \
-  struct pomp_region *r = pomp_region_of(handle, ctc, &status_);               \
-  if (!r)                                                                      \
-    return status_;                                                            \
-  (void)r
-
-/* Later events: the handle by value. */
-#define LATER_EVENT(handle)                                                    \
-  if (!bridge_active)                                                          \
-    return POMP_SUCCESS;                                                       \
-  struct pomp_region *r = (handle);                                            \
-  if (!r)                                                                      \
-    return POMP_ERR_HANDLE;                                                    \
-  (void)r
 
 /* ---- Target-family constructs -------------------------------------------- */
 

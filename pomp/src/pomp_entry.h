@@ -1,0 +1,43 @@
+/*
+ * pomp_entry.h -- what every exported POMP entry point starts with.
+ *
+ * CODEPTR and FRAME must be expanded in the exported routine itself, so that
+ * they describe the instrumented call site (codeptr_ra) and the caller's
+ * frame.  With no tool an event is the load of bridge_active and a branch;
+ * the handle of a construct is resolved with one acquire load.
+ *
+ * Internal to pomp/.
+ */
+#ifndef POMPT_POMP_ENTRY_H
+#define POMPT_POMP_ENTRY_H
+
+#include "bridge.h"
+#include "pomp_region.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define CODEPTR __builtin_return_address(0)
+/* The canonical frame address of the entry point: the caller's stack
+ * pointer at the call, the same for every event called from one frame. */
+#define FRAME __builtin_dwarf_cfa()
+
+/* First event of a construct: handle pointer plus CTC string; records the
+ * call site for pompt_region_info. */
+#define FIRST_EVENT(handle, ctc)                                               \
+  if (!bridge_active)                                                          \
+    return POMP_SUCCESS;                                                       \
+  int32_t status_ = POMP_ERR_HANDLE;                                           \
+  struct pomp_region *r = pomp_region_of(handle, ctc, &status_);               \
+  if (!r)                                                                      \
+    return status_;                                                            \
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
+
+/* Later events: the handle by value. */
+#define LATER_EVENT(handle)                                                    \
+  if (!bridge_active)                                                          \
+    return POMP_SUCCESS;                                                       \
+  struct pomp_region *r = (handle);                                            \
+  if (!r)                                                                      \
+    return POMP_ERR_HANDLE;                                                    \
+  (void)r
+
+#endif /* POMPT_POMP_ENTRY_H */
