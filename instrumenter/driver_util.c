@@ -513,7 +513,7 @@ int du_run_capture(char *const argv[], char **out, size_t *out_len,
 
 /* ---- Response files ------------------------------------------------------ */
 
-static char *read_file(const char *path, size_t *len) {
+char *du_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f)
     return NULL;
@@ -591,7 +591,7 @@ static void expand_one(const char *arg, size_t top, int depth,
   char *text = NULL;
   size_t len = 0;
   if (arg[0] == '@' && arg[1] && depth < 32)
-    text = read_file(arg + 1, &len);
+    text = du_read_file(arg + 1, &len);
   if (!text) {
     du_argv_push(out, arg);
     if (group) {
@@ -1077,7 +1077,7 @@ static void set_path(char **slot, const char *value) {
 
 static void read_build_conf(struct du_paths *p, const char *conf) {
   size_t len;
-  char *text = read_file(conf, &len);
+  char *text = du_read_file(conf, &len);
   if (!text) {
     du_error("cannot read '%s': %s", conf, strerror(errno));
     exit(1);

@@ -77,6 +77,10 @@ int du_run_capture(char *const argv[], char **out, size_t *out_len,
  * file err_path (created or truncated). */
 int du_run_stderr_to(char *const argv[], const char *err_path);
 
+/* The whole file at path, NUL-terminated (*len bytes, malloc'ed), or NULL
+ * when it cannot be read (errno says why). */
+char *du_read_file(const char *path, size_t *len);
+
 /* Copies the file at path to f (nothing if it cannot be read). */
 void du_copy_file(const char *path, FILE *f);
 

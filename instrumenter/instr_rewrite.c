@@ -264,6 +264,7 @@ struct unit {
   int warned_target;
 
   int errors;
+  int chunk_aliases; /* a loop's chunks come from libgomp's hand-out */
 };
 
 /* ---- Small text helpers -------------------------------------------------- */
@@ -2615,6 +2616,61 @@ static void loop_args(const struct unit *u, const struct pragma *p,
   bounds_args(u, p, b);
 }
 
+/* Values of POMP_CHUNKS_* (pomp.h): who decides a loop's chunks. */
+enum { CHUNKS_NONE = 0, CHUNKS_STATIC = 1, CHUNKS_RUNTIME = 2 };
+
+static int has_inscan(const struct unit *u, const struct pragma *p);
+
+/* --loop-level=chunks: how the chunks of the loop of leaf k are found
+ * (doc/instrumentation.md); *check: the loop body must ask for each chunk
+ * (a static schedule with a chunk size). */
+static int chunk_schedule(const struct unit *u, const struct pragma *p,
+                          enum leaf_kind k, int *check) {
+  const char *t = ptext(u, p);
+  *check = 0;
+  if (find_clause(p, OMP_CLAUSE_ORDERED))
+    return CHUNKS_RUNTIME; /* libgomp hands out the chunks of ordered loops */
+  const struct omp_clause *s = find_clause(p, OMP_CLAUSE_SCHEDULE);
+  int chunked = 0;
+  if (s && s->n_items >= 1) {
+    size_t b = s->items[0].begin, e = s->items[0].end;
+    while (b < e && is_space(t[b]))
+      b++;
+    while (e > b && is_space(t[e - 1]))
+      e--;
+    if ((e - b == 7 && memcmp(t + b, "dynamic", 7) == 0) ||
+        (e - b == 6 && memcmp(t + b, "guided", 6) == 0) ||
+        (e - b == 7 && memcmp(t + b, "runtime", 7) == 0))
+      return CHUNKS_RUNTIME;
+    if (!(e - b == 6 && memcmp(t + b, "static", 6) == 0) &&
+        !(e - b == 4 && memcmp(t + b, "auto", 4) == 0))
+      return CHUNKS_NONE;
+    for (size_t q = s->modifier.begin; q + 4 <= s->modifier.end; q++)
+      if (memcmp(t + q, "simd", 4) == 0)
+        return CHUNKS_NONE; /* chunk sizes rounded to the vector length */
+    if (s->n_items >= 2) {
+      if (!chunk_is_simple(t + s->items[1].begin,
+                           s->items[1].end - s->items[1].begin))
+        return CHUNKS_NONE;
+      chunked = 1;
+    }
+  }
+  /* A static schedule is computed from the bounds; a chunked one needs a
+   * call at the start of each chunk, in the body. */
+  struct instr_buf tmp = {0};
+  const struct stmt_rec *loop = construct_loop(u, p);
+  int bounds = collapse_count(u, p) == 1 && loop && loop_bounds(u, loop, &tmp);
+  instr_buf_free(&tmp);
+  if (!bounds)
+    return CHUNKS_NONE;
+  if (chunked) {
+    if (k != LK_FOR || has_inscan(u, p))
+      return CHUNKS_NONE;
+    *check = 1;
+  }
+  return CHUNKS_STATIC;
+}
+
 /* The names a parallel leaf adds to its shared clause. */
 static void parallel_shared(const struct unit *u, const struct pragma *p,
                             int li, int on, struct name_list *l) {
@@ -3337,6 +3393,11 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
   case LK_TARGET_UPDATE:
     target_decls(u, p, lo);
     break;
+  case LK_FOR:
+  case LK_FOR_SIMD:
+    if (u->opts->loop_level == INSTR_LOOP_CHUNKS)
+      instr_buf_printf(&lo->decl, "POMP_Chunks_t pompt_ch_%d; ", n);
+    break;
   case LK_TEAMS:
     eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_TEAMS), "pompt_nteams", "int",
               "(int)(", ")", &lo->decl);
@@ -3430,7 +3491,23 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       instr_buf_puts(&lo->dir, " nowait");
     if (!on)
       break;
-    if (k == LK_FOR || k == LK_FOR_SIMD) {
+    if ((k == LK_FOR || k == LK_FOR_SIMD) &&
+        u->opts->loop_level == INSTR_LOOP_CHUNKS) {
+      int check;
+      int sched = chunk_schedule(u, p, k, &check);
+      if (sched == CHUNKS_RUNTIME)
+        u->chunk_aliases = 1;
+      instr_buf_printf(&lo->pre,
+                       "POMP_Loop_chunks_enter(&pompt_h_%d, " T_SELF
+                       ", &pompt_ch_%d, %d, ",
+                       n, n, sched);
+      loop_args(u, p, &lo->pre);
+      instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+      instr_buf_printf(&lo->post,
+                       " POMP_Loop_chunks_exit(pompt_h_%d, " T_SELF
+                       ", &pompt_ch_%d);",
+                       n, n);
+    } else if (k == LK_FOR || k == LK_FOR_SIMD) {
       instr_buf_printf(&lo->pre, "POMP_Loop_enter(&pompt_h_%d, " T_SELF ", ",
                        n);
       loop_args(u, p, &lo->pre);
@@ -3586,10 +3663,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     task_shared(u, p, &lo->dir);
     if (!on)
       break;
-    warn_once_key(u, name_offset(u, p), "taskloop",
-                  "the tasks of a taskloop are not reported one by one; "
-                  "instrumented with POMP_Taskloop_enter/exit (reduced "
-                  "detail)");
+    /* Its tasks are reported by libpompt (bridge_taskloop.c). */
     instr_buf_printf(&lo->pre, "POMP_Taskloop_enter(&pompt_h_%d, " T_SELF ", ",
                      n);
     bounds_args(u, p, &lo->pre);
@@ -3605,10 +3679,27 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     const char *ev = k == LK_BARRIER    ? "Barrier"
                      : k == LK_TASKWAIT ? "Taskwait"
                                         : "Taskyield";
-    if (k == LK_TASKWAIT && find_clause(p, OMP_CLAUSE_DEPEND))
-      warn_once_key(u, name_offset(u, p), "taskwait-depend",
-                    "the depend clauses of 'taskwait' are not passed to the "
-                    "monitoring library (reduced detail)");
+    if (k == LK_TASKWAIT && find_clause(p, OMP_CLAUSE_DEPEND)) {
+      /* OpenMP 5.2: the dependences of an empty task it waits for. */
+      struct instr_buf deps = {0};
+      int ndeps = dependences(u, p, &deps);
+      instr_buf_printf(&lo->decl,
+                       "POMP_Task_t pompt_task_%d; POMP_Dependence_t "
+                       "pompt_deps_%d[%d] = {%s}; ",
+                       n, n, ndeps > 0 ? ndeps : 1,
+                       ndeps > 0 ? deps.data : "{0, 0}");
+      instr_buf_free(&deps);
+      instr_buf_printf(&lo->pre,
+                       "POMP_Taskwait_depend_enter(&pompt_h_%d, " T_SELF
+                       ", &pompt_task_%d, pompt_deps_%d, %d, %d, "
+                       "pompt_ctc_%d);",
+                       n, n, n, ndeps, user_nowait ? 1 : 0, n);
+      instr_buf_printf(&lo->post,
+                       " POMP_Taskwait_depend_exit(pompt_h_%d, " T_SELF
+                       ", &pompt_task_%d);",
+                       n, n);
+      break;
+    }
     instr_buf_printf(&lo->pre,
                      "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
                      ev, n, n);
@@ -3707,10 +3798,12 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_DISTRIBUTE_PAR_FOR_SIMD: {
     if (!on)
       break;
-    if (k == LK_DISTRIBUTE_PAR_FOR || k == LK_DISTRIBUTE_PAR_FOR_SIMD)
-      warn_once_key(u, name_offset(u, p), "distribute-parallel",
-                    "the parallel regions of a composite 'distribute "
-                    "parallel for' are not reported (reduced detail)");
+    /* The parallel and worksharing-loop leaves of a composite
+     * distribute parallel for happen inside the runtime: libpompt reports
+     * them between these two events (bridge_gomp.c). */
+    int par_leaf =
+        (k == LK_DISTRIBUTE_PAR_FOR || k == LK_DISTRIBUTE_PAR_FOR_SIMD) &&
+        !(u->opts->disabled & INSTR_GROUP_PARALLEL);
     const struct omp_clause *ds = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
     instr_buf_printf(&lo->pre,
                      "POMP_Distribute_enter(&pompt_h_%d, " T_SELF ", ", n);
@@ -3723,6 +3816,14 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     instr_buf_puts(&lo->pre, ", ");
     bounds_args(u, p, &lo->pre);
     instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    if (par_leaf) {
+      instr_buf_printf(
+          &lo->pre, " POMP_Distribute_parallel_enter(pompt_h_%d, " T_SELF ");",
+          n);
+      instr_buf_printf(
+          &lo->post, " POMP_Distribute_parallel_exit(pompt_h_%d, " T_SELF ");",
+          n);
+    }
     instr_buf_printf(&lo->post,
                      " POMP_Distribute_exit(pompt_h_%d, " T_SELF ");", n);
     break;
@@ -3926,51 +4027,169 @@ static char *loop_variable(const struct unit *u, const struct stmt_rec *loop) {
   return r;
 }
 
+/* The body of the construct's loop (the innermost of collapsed loops):
+ * the for statement in *loop, the body's span in [*bb, *be).  0 when the
+ * loops cannot be followed (a non-constant collapse, a loop that is not a
+ * for statement). */
+static int loop_body(struct unit *u, struct pragma *p,
+                     const struct stmt_rec **loopp, size_t *bb, size_t *be) {
+  int levels = collapse_count(u, p);
+  const struct stmt_rec *loop = construct_loop(u, p);
+  if (levels < 1 || !loop)
+    return 0;
+  for (int k = 0; k < levels; k++) {
+    enum CXCursorKind ck = clang_getCursorKind(loop->cur);
+    size_t rp;
+    if ((ck != CXCursor_ForStmt && ck != CXCursor_CXXForRangeStmt) ||
+        !for_header_end(u, loop, &rp) || block_after(u, rp + 1, bb, be) < 0)
+      return 0;
+    if (k + 1 < levels) {
+      size_t q = skip_blank(u, *bb);
+      if (q < u->len && u->text[q] == '{')
+        q = skip_blank(u, q + 1);
+      loop = stmt_at(u, q);
+      if (!loop)
+        return 0;
+    }
+  }
+  *loopp = loop;
+  return 1;
+}
+
 /* --loop-level=iterations: POMP_Loop_iter_begin / _end around the body of
  * the construct's loop (the innermost of collapsed loops), inside a
  * do { } while (0) so that a continue still reaches the end event. */
 static void rewrite_iterations(struct unit *u, struct pragma *p) {
-  int levels = collapse_count(u, p);
-  const struct stmt_rec *loop = construct_loop(u, p);
-  if (levels < 1 || !loop) {
+  const struct stmt_rec *loop;
+  size_t bb, be;
+  if (collapse_count(u, p) < 1 || !construct_loop(u, p)) {
     warn_once_key(u, name_offset(u, p), "iterations",
                   "iteration events need a loop with a constant collapse "
                   "depth; none inserted here (reduced detail)");
     return;
   }
-  for (int k = 0; k < levels; k++) {
-    enum CXCursorKind ck = clang_getCursorKind(loop->cur);
-    size_t rp, bb, be;
-    if ((ck != CXCursor_ForStmt && ck != CXCursor_CXXForRangeStmt) ||
-        !for_header_end(u, loop, &rp) || block_after(u, rp + 1, &bb, &be) < 0)
-      return;
-    if (k + 1 < levels) {
-      size_t q = skip_blank(u, bb);
-      if (q < u->len && u->text[q] == '{')
-        q = skip_blank(u, q + 1);
-      loop = stmt_at(u, q);
-      if (!loop)
-        return;
-      continue;
-    }
-    char *var = loop_variable(u, loop);
-    int n = p->number;
-    struct instr_buf b = {0};
-    instr_buf_printf(&b, "{ POMP_Loop_iter_begin(pompt_h_%d, " T_SELF ", ", n);
-    if (var)
-      instr_buf_printf(&b,
-                       u->lang == INSTR_LANG_CXX ? "static_cast<int64_t>(%s)"
-                                                 : "(int64_t)(%s)",
-                       var);
-    else
-      instr_buf_puts(&b, "0");
-    instr_buf_puts(&b, "); do { ");
-    add_edit(u, bb, bb, 0, p->depth + 1, &b);
-    instr_buf_printf(
-        &b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF "); }", n);
-    add_close_edit(u, be, p->depth + 1, &b);
-    free(var);
-  }
+  if (!loop_body(u, p, &loop, &bb, &be))
+    return;
+  char *var = loop_variable(u, loop);
+  int n = p->number;
+  struct instr_buf b = {0};
+  instr_buf_printf(&b, "{ POMP_Loop_iter_begin(pompt_h_%d, " T_SELF ", ", n);
+  if (var)
+    instr_buf_printf(&b,
+                     u->lang == INSTR_LANG_CXX ? "static_cast<int64_t>(%s)"
+                                               : "(int64_t)(%s)",
+                     var);
+  else
+    instr_buf_puts(&b, "0");
+  instr_buf_puts(&b, "); do { ");
+  add_edit(u, bb, bb, 0, p->depth + 1, &b);
+  instr_buf_printf(
+      &b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF "); }", n);
+  add_close_edit(u, be, p->depth + 1, &b);
+  free(var);
+}
+
+/* --loop-level=chunks, static schedule with a chunk size: the body asks
+ * for the thread's next chunk when the current one is used up (one
+ * decrement and a branch per iteration; the call once per chunk). */
+static void rewrite_chunk_check(struct unit *u, struct pragma *p) {
+  const struct stmt_rec *loop;
+  size_t bb, be;
+  if (!loop_body(u, p, &loop, &bb, &be))
+    return;
+  int n = p->number;
+  struct instr_buf b = {0};
+  instr_buf_printf(&b,
+                   "{ if (--pompt_ch_%d.pomp_left < 0) "
+                   "POMP_Loop_chunk_next(pompt_h_%d, " T_SELF
+                   ", &pompt_ch_%d); ",
+                   n, n, n);
+  add_edit(u, bb, bb, 0, p->depth + 1, &b);
+  instr_buf_puts(&b, " }");
+  add_close_edit(u, be, p->depth + 1, &b);
+}
+
+/* --loop-level=chunks: the chunks of dynamic, guided, runtime and ordered
+ * loops come from libgomp's GOMP_loop_*_start / _next.  The unit's calls
+ * of them go to libpompt's pompt_GOMP_loop_* instead, which report each
+ * chunk: an assembler alias per entry, so that GCC's calls (it emits them
+ * itself, past any declaration) name libpompt's, and only in this unit.
+ * The list is bridge_loop.c's. */
+static const char *const chunk_entries[] = {
+    "static_start",
+    "dynamic_start",
+    "guided_start",
+    "nonmonotonic_dynamic_start",
+    "nonmonotonic_guided_start",
+    "ordered_static_start",
+    "ordered_dynamic_start",
+    "ordered_guided_start",
+    "runtime_start",
+    "nonmonotonic_runtime_start",
+    "maybe_nonmonotonic_runtime_start",
+    "ordered_runtime_start",
+    "start",
+    "ordered_start",
+    "doacross_static_start",
+    "doacross_dynamic_start",
+    "doacross_guided_start",
+    "doacross_runtime_start",
+    "doacross_start",
+    "static_next",
+    "dynamic_next",
+    "guided_next",
+    "runtime_next",
+    "nonmonotonic_dynamic_next",
+    "nonmonotonic_guided_next",
+    "nonmonotonic_runtime_next",
+    "maybe_nonmonotonic_runtime_next",
+    "ordered_static_next",
+    "ordered_dynamic_next",
+    "ordered_guided_next",
+    "ordered_runtime_next",
+    "ull_static_start",
+    "ull_dynamic_start",
+    "ull_guided_start",
+    "ull_nonmonotonic_dynamic_start",
+    "ull_nonmonotonic_guided_start",
+    "ull_ordered_static_start",
+    "ull_ordered_dynamic_start",
+    "ull_ordered_guided_start",
+    "ull_runtime_start",
+    "ull_nonmonotonic_runtime_start",
+    "ull_maybe_nonmonotonic_runtime_start",
+    "ull_ordered_runtime_start",
+    "ull_start",
+    "ull_ordered_start",
+    "ull_doacross_static_start",
+    "ull_doacross_dynamic_start",
+    "ull_doacross_guided_start",
+    "ull_doacross_runtime_start",
+    "ull_doacross_start",
+    "ull_static_next",
+    "ull_dynamic_next",
+    "ull_guided_next",
+    "ull_runtime_next",
+    "ull_nonmonotonic_dynamic_next",
+    "ull_nonmonotonic_guided_next",
+    "ull_nonmonotonic_runtime_next",
+    "ull_maybe_nonmonotonic_runtime_next",
+    "ull_ordered_static_next",
+    "ull_ordered_dynamic_next",
+    "ull_ordered_guided_next",
+    "ull_ordered_runtime_next",
+};
+
+static void append_chunk_aliases(const struct unit *u, struct instr_buf *out) {
+  if (!u->chunk_aliases)
+    return;
+  if (out->len > 0 && out->data[out->len - 1] != '\n')
+    instr_buf_putc(out, '\n');
+  instr_buf_puts(out, "__asm__(");
+  for (size_t i = 0; i < sizeof chunk_entries / sizeof chunk_entries[0]; i++)
+    instr_buf_printf(out, "%s\".set GOMP_loop_%s, pompt_GOMP_loop_%s\\n\"",
+                     i ? "\n        " : "", chunk_entries[i], chunk_entries[i]);
+  instr_buf_puts(out, ");\n");
 }
 
 static int has_inscan(const struct unit *u, const struct pragma *p) {
@@ -4003,9 +4222,15 @@ static void rewrite_construct(struct unit *u, struct pragma *p) {
   enum leaf_kind last = p->leaves[p->nleaves - 1];
   if (last == LK_SECTIONS && ((p->leaf_on >> (p->nleaves - 1)) & 1u))
     rewrite_sections_list(u, p);
-  if (u->opts->loop_level != INSTR_LOOP_ENTEREXIT &&
-      (last == LK_FOR || last == LK_TASKLOOP) &&
-      ((p->leaf_on >> (p->nleaves - 1)) & 1u)) {
+  int last_on = (p->leaf_on >> (p->nleaves - 1)) & 1u;
+  if (u->opts->loop_level == INSTR_LOOP_CHUNKS && last == LK_FOR && last_on) {
+    int check;
+    chunk_schedule(u, p, last, &check);
+    if (check)
+      rewrite_chunk_check(u, p);
+  }
+  if (u->opts->loop_level == INSTR_LOOP_ITERATIONS &&
+      (last == LK_FOR || last == LK_TASKLOOP) && last_on) {
     if (has_inscan(u, p))
       warn_once_key(u, name_offset(u, p), "inscan",
                     "no iteration events in a loop with an inscan reduction "
@@ -4928,6 +5153,7 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   instr_buf_free(&defs);
 
   apply_edits(&u, out);
+  append_chunk_aliases(&u, out);
 
   /* The per-file init function. */
   char *abs = absolute_path(main_name);
@@ -4937,13 +5163,34 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   if (out->len > 0 && out->data[out->len - 1] != '\n')
     instr_buf_putc(out, '\n');
   const char *linkage = u.lang == INSTR_LANG_CXX ? "extern \"C\" " : "";
+  /* Table-driven: a loop over two constant tables costs the compiler
+   * almost nothing, where one call per handle made this function the most
+   * expensive one of a construct-dense unit to optimise (doc/performance.md,
+   * "Compile time"). */
+  if (u.nsites > 0) {
+    instr_buf_puts(out, "static POMP_Handle_t *const pompt_init_h[] = {");
+    for (size_t k = 1; k <= u.nsites; k++) {
+      const char *sep = k == 1 ? "" : k % 8 == 1 ? ",\n  " : ", ";
+      instr_buf_printf(out, "%s&pompt_h_%zu", sep, k);
+    }
+    instr_buf_puts(out, "};\nstatic const char *const pompt_init_ctc[] = {");
+    for (size_t k = 1; k <= u.nsites; k++) {
+      const char *sep = k == 1 ? "" : k % 8 == 1 ? ",\n  " : ", ";
+      instr_buf_printf(out, "%spompt_ctc_%zu", sep, k);
+    }
+    instr_buf_puts(out, "};\n");
+  }
   instr_buf_printf(out, "%svoid POMP_Init_%016llx(void);\n", linkage,
                    (unsigned long long)id);
   instr_buf_printf(out, "%svoid POMP_Init_%016llx(void) {\n", linkage,
                    (unsigned long long)id);
-  for (size_t k = 1; k <= u.nsites; k++)
-    instr_buf_printf(out, "  POMP_Get_handle(&pompt_h_%zu, pompt_ctc_%zu);\n",
-                     k, k);
+  if (u.nsites > 0)
+    instr_buf_printf(out,
+                     "  unsigned long pompt_k;\n"
+                     "  for (pompt_k = 0; pompt_k < %zuu; pompt_k++)\n"
+                     "    POMP_Get_handle(pompt_init_h[pompt_k], "
+                     "pompt_init_ctc[pompt_k]);\n",
+                     u.nsites);
   instr_buf_puts(out, "}\n");
   rc = 0;
 

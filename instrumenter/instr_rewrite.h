@@ -33,7 +33,7 @@ enum instr_group {
 /* Loop levels (seed 004, section 3.8). */
 enum instr_loop_level {
   INSTR_LOOP_ENTEREXIT = 0, /* Loop_enter / Loop_exit */
-  INSTR_LOOP_CHUNKS,        /* accepted; instrumented as ITERATIONS */
+  INSTR_LOOP_CHUNKS,        /* Loop_chunks_enter / _exit: chunk events */
   INSTR_LOOP_ITERATIONS     /* plus Loop_iter_begin / Loop_iter_end */
 };
 

@@ -2,7 +2,9 @@
  * pomp-cc -- compiler wrapper that builds OpenMP programs with POMP
  * instrumentation.
  *
- *   pomp-cc [--keep] [--show] [--verbose] [<launcher>] <compiler> <args...>
+ *   pomp-cc [--keep] [--show] [--verbose] [--disable=GROUPS]
+ *           [--loop-level=LEVEL] [--instr-opt=OPT]... [<launcher>] <compiler>
+ *           <args...>
  *
  * For every C or C++ source on the command line it runs three steps
  * (doc/instrumentation.md):
@@ -10,7 +12,9 @@
  *   1. <compiler> -E -D_POMP=... -include <pomp.h> <preprocessing flags>
  *        [dependency flags] -x c|c++ <src> -o <tmp>/<n>-<stem>.i
  *   2. pomp-instr <tmp>/<n>-<stem>.i -o <tmp>/<n>-<stem>.pomp.i --lang c|c++
- *        [--std=<std>]
+ *        [--std=<std>] [pomp-instr options given to pomp-cc]
+ *      (left out when the unit has no OpenMP at all, pp_scan.h: step 3 then
+ *      compiles <tmp>/<n>-<stem>.i)
  *   3. <compiler> <compile flags> -x cpp-output|c++-cpp-output
  *        <tmp>/<n>-<stem>.pomp.i -x none -c|-S -o <output>
  *
@@ -27,6 +31,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "driver_util.h"
+#include "pp_scan.h"
 
 #include "pompt_driver_config.h"
 
@@ -46,30 +51,45 @@
 
 static bool opt_keep, opt_show;
 
+/* Options for pomp-instr, given to pomp-cc before the compiler: appended to
+ * every pomp-instr command (after POMPT_INSTR_OPTIONS, which pomp-instr
+ * reads first). */
+static struct du_argv instr_opts;
+/* Whether some came from --instr-opt (checked by pomp-instr itself). */
+static bool instr_opts_unchecked;
+
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: pomp-cc [--keep] [--show] [--verbose] [<launcher>] <compiler>"
-          " [args...]\n"
-          "\n"
-          "Compiles and links C/C++ OpenMP programs with POMP instrumentation\n"
-          "(pomp-instr) and the pompt monitoring library, which provides the\n"
-          "OpenMP tools interface (OMPT).  Use it in place of the compiler:\n"
-          "  pomp-cc gcc -fopenmp -O2 -c foo.c\n"
-          "  pomp-cc gcc -fopenmp foo.o bar.o -o prog\n"
-          "  ./configure CC=\"pomp-cc gcc\" CXX=\"pomp-cc g++\"\n"
-          "A launcher (ccache, sccache, distcc, icecc, buildcache) may come\n"
-          "before the compiler: pomp-cc ccache gcc ...\n"
-          "\n"
-          "Options (before the compiler):\n"
-          "  --keep     keep the temporary files (also POMPT_KEEP=1)\n"
-          "  --show     print the commands instead of running them\n"
-          "  --verbose  print the commands as they run\n"
-          "  --version  print the version of pompt\n"
-          "  --help     print this help\n"
-          "\n"
-          "Environment: POMPT_INSTR, POMPT_LINK, POMPT_INCLUDE, POMPT_LIBDIR,\n"
-          "POMPT_STUBS_LIBDIR override where the pieces of pompt are found;\n"
-          "TMPDIR is where temporary files go.  See pomp-cc(1).\n");
+  fprintf(
+      f,
+      "usage: pomp-cc [options] [<launcher>] <compiler> [args...]\n"
+      "\n"
+      "Compiles and links C/C++ OpenMP programs with POMP instrumentation\n"
+      "(pomp-instr) and the pompt monitoring library, which provides the\n"
+      "OpenMP tools interface (OMPT).  Use it in place of the compiler:\n"
+      "  pomp-cc gcc -fopenmp -O2 -c foo.c\n"
+      "  pomp-cc gcc -fopenmp foo.o bar.o -o prog\n"
+      "  ./configure CC=\"pomp-cc gcc\" CXX=\"pomp-cc g++\"\n"
+      "A launcher (ccache, sccache, distcc, icecc, buildcache) may come\n"
+      "before the compiler: pomp-cc ccache gcc ...\n"
+      "\n"
+      "Options (before the compiler):\n"
+      "  --keep     keep the temporary files (also POMPT_KEEP=1)\n"
+      "  --show     print the commands instead of running them\n"
+      "  --verbose  print the commands as they run\n"
+      "  --version  print the version of pompt\n"
+      "  --help     print this help\n"
+      "Instrumentation (passed to pomp-instr; see pomp-instr(1)):\n"
+      "  --disable=GROUPS  instrument no construct of these groups (comma\n"
+      "                    separated): parallel, loop, workshare, sync,\n"
+      "                    task, runtime, user, target\n"
+      "  --loop-level=L    enterexit (default), chunks or iterations\n"
+      "  --instr-opt=OPT   pass OPT to pomp-instr as it is (repeatable),\n"
+      "                    e.g. --instr-opt=--clang-arg=-DNDEBUG\n"
+      "\n"
+      "Environment: POMPT_INSTR_OPTIONS holds pomp-instr options read before\n"
+      "those above.  POMPT_INSTR, POMPT_LINK, POMPT_INCLUDE, POMPT_LIBDIR,\n"
+      "POMPT_STUBS_LIBDIR override where the pieces of pompt are found;\n"
+      "TMPDIR is where temporary files go.  See pomp-cc(1).\n");
 }
 
 /* ---- The classified command line ----------------------------------------- */
@@ -716,6 +736,64 @@ static int syntax_check(struct cmdline *c, struct item *it,
   return rc == 126 || rc == 127 ? 0 : rc;
 }
 
+/* Whether pomp-instr may find something to instrument in the preprocessed
+ * unit at path (pp_scan.h); when it cannot be read, pomp-instr is left to
+ * say so. */
+static bool unit_needs_instrumentation(const char *path) {
+  size_t len;
+  char *text = du_read_file(path, &len);
+  if (!text)
+    return true;
+  bool needs = pp_unit_may_need_instrumentation(text, len);
+  free(text);
+  return needs;
+}
+
+/* Step 2: pomp-instr rewrites the preprocessed unit pre into instr. */
+static int instrument(struct cmdline *c, struct item *it,
+                      const struct du_paths *paths, const char *pre,
+                      const char *instr) {
+  const char *src = word(c, it, 0);
+  bool cxx = it->lang == DU_LANG_CXX;
+  struct du_argv cmd;
+  int rc;
+  du_argv_init(&cmd);
+  du_argv_push(&cmd, paths->pomp_instr);
+  du_argv_push(&cmd, pre);
+  du_argv_push(&cmd, "-o");
+  du_argv_push(&cmd, instr);
+  du_argv_push(&cmd, "--lang");
+  du_argv_push(&cmd, cxx ? "c++" : "c");
+  if (c->std && *c->std && std_fits(c->std, it->lang))
+    du_argv_pushf(&cmd, "--std=%s", c->std);
+  else if (c->std && !*c->std)
+    du_argv_push(&cmd, cxx ? "--std=c++98" : "--std=c90");
+  du_argv_push_all(&cmd, &instr_opts);
+  if (opt_show) {
+    rc = run_step(&cmd, 0);
+  } else {
+    /* Its messages wait until it is known whether they are about an error
+     * in the user's code, which the compiler describes in its own words. */
+    char *err = du_xasprintf("%s.err", instr);
+    rc = du_run_stderr_to(cmd.v, err);
+    int compiler_rc = 0;
+    if (rc != 0 && rc != 126 && rc != 127 && rc < 128)
+      compiler_rc = syntax_check(c, it, paths);
+    if (compiler_rc != 0) {
+      rc = compiler_rc;
+    } else {
+      du_copy_file(err, stderr);
+      if (rc != 0 && rc != 126 && rc != 127)
+        du_error("instrumenting '%s' failed%s", src,
+                 opt_keep ? "" : " (--keep keeps the preprocessed input)");
+    }
+    unlink(err);
+    free(err);
+  }
+  du_argv_free(&cmd);
+  return rc;
+}
+
 /* The three steps for a C or C++ source. */
 static int compile_instrumented(struct cmdline *c, struct item *it,
                                 const struct du_paths *paths) {
@@ -761,42 +839,16 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   if (rc != 0)
     goto out;
 
-  /* 2. instrument */
-  du_argv_init(&cmd);
-  du_argv_push(&cmd, paths->pomp_instr);
-  du_argv_push(&cmd, pre);
-  du_argv_push(&cmd, "-o");
-  du_argv_push(&cmd, instr);
-  du_argv_push(&cmd, "--lang");
-  du_argv_push(&cmd, cxx ? "c++" : "c");
-  if (c->std && *c->std && std_fits(c->std, it->lang))
-    du_argv_pushf(&cmd, "--std=%s", c->std);
-  else if (c->std && !*c->std)
-    du_argv_push(&cmd, cxx ? "--std=c++98" : "--std=c90");
-  if (opt_show) {
-    rc = run_step(&cmd, 0);
-  } else {
-    /* Its messages wait until it is known whether they are about an error
-     * in the user's code, which the compiler describes in its own words. */
-    char *err = du_xasprintf("%s.err", instr);
-    rc = du_run_stderr_to(cmd.v, err);
-    int compiler_rc = 0;
-    if (rc != 0 && rc != 126 && rc != 127 && rc < 128)
-      compiler_rc = syntax_check(c, it, paths);
-    if (compiler_rc != 0) {
-      rc = compiler_rc;
-    } else {
-      du_copy_file(err, stderr);
-      if (rc != 0 && rc != 126 && rc != 127)
-        du_error("instrumenting '%s' failed%s", src,
-                 opt_keep ? "" : " (--keep keeps the preprocessed input)");
-    }
-    unlink(err);
-    free(err);
+  /* 2. instrument -- unless the unit has no OpenMP at all: then what the
+   * compiler gets is its preprocessed text as it is (pomp-instr would
+   * change nothing in it but add an empty POMP_Init_<id>). */
+  const char *unit = pre;
+  if (opt_show || unit_needs_instrumentation(pre)) {
+    unit = instr;
+    rc = instrument(c, it, paths, pre, instr);
+    if (rc != 0)
+      goto out;
   }
-  du_argv_free(&cmd);
-  if (rc != 0)
-    goto out;
 
   /* 3. compile */
   du_argv_init(&cmd);
@@ -806,7 +858,7 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   push_dump_options(&cmd, c, it);
   du_argv_push(&cmd, "-x");
   du_argv_push(&cmd, cxx ? "c++-cpp-output" : "cpp-output");
-  du_argv_push(&cmd, instr);
+  du_argv_push(&cmd, unit);
   du_argv_push(&cmd, "-x");
   du_argv_push(&cmd, "none");
   du_argv_push(&cmd, c->mode == MODE_S ? "-S" : "-c");
@@ -819,7 +871,7 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   if (rc == 0 && c->save_temps && !opt_show && strcmp(src, "-") != 0) {
     char *base = save_temps_base(c, it);
     char *kept = du_xasprintf("%s.%s", base, cxx ? "ii" : "i");
-    save_copy(instr, kept);
+    save_copy(unit, kept);
     free(kept);
     if (c->mode == MODE_LINK) {
       kept = du_xasprintf("%s.o", base);
@@ -988,12 +1040,170 @@ static int drive(struct cmdline *c, const struct du_paths *paths) {
   return run_pomp_link(c, paths, false);
 }
 
+/* ---- pomp-instr options given to pomp-cc --------------------------------
+ * --disable and --loop-level are checked here, against the words pomp-instr
+ * knows (tests/driver keeps the two lists in step); --instr-opt words are
+ * checked by pomp-instr itself (check_instr_options()). */
+
+static const char *const instr_groups[] = {"parallel", "loop",   "workshare",
+                                           "sync",     "task",   "runtime",
+                                           "user",     "target", NULL};
+static const char *const loop_levels[] = {"enterexit", "chunks", "iterations",
+                                          NULL};
+
+static bool in_words(const char *s, size_t n, const char *const words[]) {
+  for (size_t k = 0; words[k]; k++)
+    if (strlen(words[k]) == n && strncmp(words[k], s, n) == 0)
+      return true;
+  return false;
+}
+
+/* "a, b, c" (malloc'ed). */
+static char *word_list(const char *const words[]) {
+  char *list = du_xstrdup("");
+  for (size_t k = 0; words[k]; k++) {
+    char *more = du_xasprintf("%s%s%s", list, k ? ", " : "", words[k]);
+    free(list);
+    list = more;
+  }
+  return list;
+}
+
+/* "--name=value" or "--name value" at argv[*i] (the next word is then
+ * consumed): 1 with *value set; 0 when argv[*i] is not that option; -1 when
+ * the value is missing (reported). */
+static int named_value(int argc, char **argv, int *i, const char *name,
+                       const char **value) {
+  size_t n = strlen(name);
+  const char *a = argv[*i];
+  if (strncmp(a, name, n) != 0 || (a[n] != '=' && a[n] != '\0'))
+    return 0;
+  if (a[n] == '=') {
+    *value = a + n + 1;
+    return 1;
+  }
+  if (*i + 1 >= argc) {
+    du_error("option '%s' needs a value (%s=...)", name, name);
+    return -1;
+  }
+  *value = argv[++*i];
+  return 1;
+}
+
+/* Whether v, a --disable value, names groups only (empty items aside, as
+ * pomp-instr reads it) and at least one. */
+static bool check_groups(const char *v) {
+  bool any = false;
+  for (const char *p = v;;) {
+    size_t n = strcspn(p, ",");
+    if (n > 0 && !in_words(p, n, instr_groups)) {
+      char *list = word_list(instr_groups);
+      du_error("--disable=%s: unknown group '%.*s' (groups: %s)", v, (int)n, p,
+               list);
+      free(list);
+      return false;
+    }
+    any = any || n > 0;
+    if (!p[n])
+      break;
+    p += n + 1;
+  }
+  if (!any) {
+    char *list = word_list(instr_groups);
+    du_error("--disable needs one or more groups, separated by commas: %s",
+             list);
+    free(list);
+  }
+  return any;
+}
+
+/* The words of pomp-instr that pomp-cc writes itself. */
+static bool reserved_instr_option(const char *o) {
+  static const char *const names[] = {
+      "--lang", "--std", "--help", "--version", "-h", "--check-options", NULL};
+  if (strncmp(o, "-o", 2) == 0)
+    return true;
+  for (size_t k = 0; names[k]; k++) {
+    size_t n = strlen(names[k]);
+    if (strncmp(o, names[k], n) == 0 && (o[n] == '\0' || o[n] == '='))
+      return true;
+  }
+  return false;
+}
+
+/* A pomp-instr option at argv[*i], added to instr_opts: 1; 0 when
+ * argv[*i] is none; -1 when it is wrong (reported). */
+static int instr_option(int argc, char **argv, int *i) {
+  const char *v;
+  int r;
+  if ((r = named_value(argc, argv, i, "--disable", &v)) != 0) {
+    if (r < 0 || !check_groups(v))
+      return -1;
+    du_argv_pushf(&instr_opts, "--disable=%s", v);
+    return 1;
+  }
+  if ((r = named_value(argc, argv, i, "--loop-level", &v)) != 0) {
+    if (r < 0)
+      return -1;
+    if (!in_words(v, strlen(v), loop_levels)) {
+      char *list = word_list(loop_levels);
+      du_error("--loop-level=%s: unknown level (levels: %s)", v, list);
+      free(list);
+      return -1;
+    }
+    du_argv_pushf(&instr_opts, "--loop-level=%s", v);
+    return 1;
+  }
+  if ((r = named_value(argc, argv, i, "--instr-opt", &v)) != 0) {
+    if (r < 0)
+      return -1;
+    if (v[0] != '-' || !v[1]) {
+      du_error("--instr-opt=%s: not an option (pass one pomp-instr option "
+               "word, with its value after '=': --instr-opt=--clang-arg=-DX)",
+               v);
+      return -1;
+    }
+    if (reserved_instr_option(v)) {
+      du_error("--instr-opt=%s: pomp-cc sets this pomp-instr option itself", v);
+      return -1;
+    }
+    du_argv_push(&instr_opts, v);
+    instr_opts_unchecked = true;
+    return 1;
+  }
+  return 0;
+}
+
+/* Lets pomp-instr check the --instr-opt words (with POMPT_INSTR_OPTIONS)
+ * before anything is compiled: 0, or 2 after it printed why not. */
+static int check_instr_options(const struct du_paths *paths) {
+  struct du_argv cmd;
+  du_argv_init(&cmd);
+  du_argv_push(&cmd, paths->pomp_instr);
+  du_argv_push(&cmd, "--check-options");
+  du_argv_push_all(&cmd, &instr_opts);
+  int rc = du_run(cmd.v, 0);
+  du_argv_free(&cmd);
+  if (rc == 0)
+    return 0;
+  if (rc != 126 && rc != 127)
+    du_error("pomp-instr does not accept the options given with "
+             "--instr-opt (or in POMPT_INSTR_OPTIONS)");
+  return 2;
+}
+
 int main(int argc, char **argv) {
   du_progname = "pomp-cc";
+  du_argv_init(&instr_opts);
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--keep") == 0) {
+    int r = instr_option(argc, argv, &i);
+    if (r < 0) {
+      return 2;
+    } else if (r > 0) {
+      continue;
+    } else if (strcmp(a, "--keep") == 0) {
       opt_keep = true;
     } else if (strcmp(a, "--show") == 0) {
       opt_show = true;
@@ -1044,7 +1254,9 @@ int main(int argc, char **argv) {
 
   struct du_paths paths;
   du_locate(&paths);
-  int rc = drive(&c, &paths);
+  int rc = instr_opts_unchecked ? check_instr_options(&paths) : 0;
+  if (rc == 0)
+    rc = drive(&c, &paths);
 
   for (size_t k = 0; k < c.n_items; k++) {
     free(c.items[k].object);
@@ -1054,6 +1266,7 @@ int main(int argc, char **argv) {
   free(c.items);
   free(c.group);
   du_argv_free(&c.args);
+  du_argv_free(&instr_opts);
   du_paths_free(&paths);
   du_cleanup();
   return rc;

@@ -53,6 +53,8 @@ static const char usage[] =
     "                     runtime, user, target\n"
     "  --loop-level=L     enterexit (default), chunks or iterations\n"
     "  (options in the environment variable POMPT_INSTR_OPTIONS come first)\n"
+    "  --check-options    check the options only (no input, no output);\n"
+    "                     pomp-cc uses it for --instr-opt\n"
     "  --help             show this help and exit\n"
     "  --version          show the version and exit\n";
 
@@ -197,6 +199,7 @@ int main(int argc, char **argv) {
   char **orig_argv = argv;
   argv = with_env_options(&argc, argv, &env_copy);
   const char *input = NULL, *output = NULL;
+  int check_only = 0;
   struct instr_options opts = {INSTR_LANG_AUTO,     NULL, NULL, 0, 0,
                                INSTR_LOOP_ENTEREXIT};
   const char **clang_args = instr_xmalloc((size_t)argc * sizeof *clang_args);
@@ -213,6 +216,8 @@ int main(int argc, char **argv) {
       printf("pomp-instr (pompt) %s\n", POMPT_VERSION);
       rc = 0;
       goto out;
+    } else if (strcmp(a, "--check-options") == 0) {
+      check_only = 1;
     } else if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) {
         usage_error("option '%s' needs an argument", "-o");
@@ -248,10 +253,6 @@ int main(int argc, char **argv) {
       } else if (strcmp(v, "iterations") == 0) {
         opts.loop_level = INSTR_LOOP_ITERATIONS;
       } else if (strcmp(v, "chunks") == 0) {
-        fputs("pomp-instr: warning: --loop-level=chunks: chunk boundaries "
-              "are known only to the OpenMP runtime; iteration events are "
-              "inserted instead\n",
-              stderr);
         opts.loop_level = INSTR_LOOP_CHUNKS;
       } else {
         usage_error("unknown loop level '%s' (expected enterexit, chunks or "
@@ -268,6 +269,13 @@ int main(int argc, char **argv) {
     } else {
       input = a;
     }
+  }
+  if (check_only) {
+    if (input || output)
+      usage_error("%s", "--check-options takes no input or output file");
+    else
+      rc = 0;
+    goto out;
   }
   if (!input) {
     usage_error("%s", "no input file");

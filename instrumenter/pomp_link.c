@@ -345,6 +345,16 @@ static bool is_init_function(const char *name) {
   return true;
 }
 
+/* An OpenMP link by a GCC driver takes libgomp.  It must stay NEEDED even
+ * when no object calls it directly: a program whose only OpenMP use is the
+ * runtime API (locks from plain pthreads, say) calls libpompt's wrappers,
+ * whose references to the real routines are weak, and GCC's --as-needed
+ * default would otherwise drop libgomp and leave the wrappers without a
+ * runtime (omp_test_lock "succeeding" on a held lock). */
+static bool uses_libgomp(const char *compiler, const struct link_line *l) {
+  return l->openmp && !strstr(du_basename(compiler), "clang");
+}
+
 /* What nm said about the inputs. */
 struct nm_result {
   bool failed;    /* nm could not read some input */
@@ -741,7 +751,7 @@ int main(int argc, char **argv) {
      * it starts), so the linker may satisfy the program's GOMP_ calls from
      * libpompt and drop libgomp under --as-needed: name it after libpompt,
      * which also keeps libpompt first in the lookup order. */
-    if (nmr.refs_gomp && !l.is_static)
+    if (!l.is_static && (nmr.refs_gomp || uses_libgomp(compiler, &l)))
       du_argv_push(&cmd, "-lgomp");
     du_argv_push(&cmd, "-Wl,--pop-state");
     /* A tool linked into the program must be visible to libpompt's lookup

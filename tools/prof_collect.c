@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 
 #include <limits.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,6 +343,30 @@ static int slice_cmp(const void *a, const void *b) {
   return x->depth - y->depth;
 }
 
+/* Puts a thread's slices in start order (enclosing before nested).  They
+   are recorded when they end, so a slice comes after everything nested in
+   it and otherwise in start order: an insertion sort moves each slice
+   back over its own nested slices only (at most the nesting depth plus
+   the locks held per slice on average), a linear pass over hundreds of
+   thousands of slices where qsort would take n log n with a copy. */
+static void order_by_start(prof_slice *sl, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    if (slice_cmp(&sl[i - 1], &sl[i]) <= 0)
+      continue;
+    prof_slice x = sl[i];
+    size_t lo = 0, hi = i;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (slice_cmp(&sl[mid], &x) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    memmove(&sl[lo + 1], &sl[lo], (i - lo) * sizeof *sl);
+    sl[lo] = x;
+  }
+}
+
 /* When each open frame of a thread ends: now, except that a worker's
    implicit task (and what it still has open, its end-of-parallel barrier)
    ended at the primary's join when that is known: runtimes tell a worker
@@ -375,6 +400,15 @@ prof_profile *prof_collect(uint64_t now) {
     th[k++] = t;
   nt = k;
   qsort(th, (size_t)nt, sizeof *th, thread_cmp);
+
+  /* Counters of the constructs the finishing thread is still in (the
+     program itself): a last read.  Other threads' counters can only be read
+     by themselves; their open constructs keep what they had. */
+  prof_thread *me = prof_self();
+  long long last[PROF_MAX_EVENTS];
+  int have_last = me != NULL && prof_papi_n > 0 && me->papi_ok;
+  if (have_last)
+    prof_papi_read(me, last);
 
   /* Copy every thread's nodes; close what is still open. */
   tview *tv = prof_xcalloc((size_t)nt, sizeof *tv);
@@ -420,6 +454,9 @@ prof_profile *prof_collect(uint64_t now) {
         uint64_t dt = ends[d] > f->t0 ? ends[d] - f->t0 : 0;
         s->time += dt;
         s->child += f->child + carry;
+        if (have_last && t == me)
+          for (int e = 0; e < prof_papi_n; e++)
+            s->papi[e] += prof_papi_delta(f->papi0[e], last[e]);
         carry = dt;
         if (d > 0 && ends[d] == now)
           v->open++;
@@ -480,8 +517,10 @@ prof_profile *prof_collect(uint64_t now) {
   c.p = p;
 
   p->nevents = prof_papi_n;
-  for (int e = 0; e < prof_papi_n; e++)
+  for (int e = 0; e < prof_papi_n; e++) {
     p->events[e] = prof_xstrdup(prof_papi_names[e]);
+    p->event_process[e] = prof_papi_process[e];
+  }
 
   /* Regions: the initial thread's root first, then everything else; the
      non-executing threads of singles last, so that they find the
@@ -515,8 +554,8 @@ prof_profile *prof_collect(uint64_t now) {
         r->created[u] += n->sub == PROF_SINGLE_EXECUTOR ? s->visits : 0;
       else
         r->created[u] += s->created;
-      r->time[u] += s->time;
-      r->excl[u] += s->time > s->child ? s->time - s->child : 0;
+      r->time[u] += prof_ns(s->time);
+      r->excl[u] += s->time > s->child ? prof_ns(s->time - s->child) : 0;
       r->count += s->count;
       for (int e = 0; e < prof_papi_n; e++)
         r->papi[e][u] += s->papi[e];
@@ -542,7 +581,7 @@ prof_profile *prof_collect(uint64_t now) {
             c.place[g] != NULL && strcmp(c.place[g], place) == 0)
           cause = g;
       if (cause >= 0)
-        prof_add_blame(p, b->wait->gid, cause, b->ns);
+        prof_add_blame(p, b->wait->gid, cause, prof_ns(b->ns));
     }
   }
 
@@ -558,7 +597,7 @@ prof_profile *prof_collect(uint64_t now) {
     free(un->type);
     un->type = prof_xstrdup(thread_type(t->type));
     uint64_t end = atomic_load(&t->ended) ? t->t_end : now;
-    un->time = end > t->t_begin ? end - t->t_begin : 0;
+    un->time = end > t->t_begin ? prof_ns(end - t->t_begin) : 0;
     if (!prof_cfg.trace)
       continue;
     tview *v = &tv[u];
@@ -580,8 +619,8 @@ prof_profile *prof_collect(uint64_t now) {
         prof_node *n = v->nodes[r->node];
         if (n->kind == PK_PROGRAM || n->kind == PK_THREAD)
           continue;
-        sl[ns++] = (prof_slice){n->gid, r->depth, r->t0 - prof_t_start,
-                                r->t1 - prof_t_start};
+        sl[ns++] = (prof_slice){n->gid, r->depth, prof_ns(r->t0 - prof_t_start),
+                                prof_ns(r->t1 - prof_t_start)};
       }
     }
     uint64_t ends[PROF_MAX_DEPTH];
@@ -590,10 +629,10 @@ prof_profile *prof_collect(uint64_t now) {
       prof_frame *f = &t->stack[d];
       if (f->node == NULL || f->node->id >= v->nnodes)
         continue;
-      sl[ns++] = (prof_slice){f->node->gid, d, f->t0 - prof_t_start,
-                              ends[d] - prof_t_start};
+      sl[ns++] = (prof_slice){f->node->gid, d, prof_ns(f->t0 - prof_t_start),
+                              prof_ns(ends[d] - prof_t_start)};
     }
-    qsort(sl, ns, sizeof *sl, slice_cmp);
+    order_by_start(sl, ns);
     p->slices[u] = sl;
     p->nslices[u] = (int)ns;
   }
@@ -613,7 +652,9 @@ prof_profile *prof_collect(uint64_t now) {
   p->runtime = prof_xstrdup(prof_runtime_version);
   p->pid = (long)getpid();
   p->rank = mpi_rank();
-  p->wall = (double)(now - prof_t_start) / 1e9;
+  p->wall = (double)prof_ns(now - prof_t_start) / 1e9;
+  free(p->clock);
+  p->clock = prof_xstrdup(prof_clock_tsc ? "tsc" : "monotonic");
   time_t started = time(NULL) - (time_t)(p->wall + 0.5);
   struct tm tm;
   char iso[64] = "";
@@ -623,8 +664,22 @@ prof_profile *prof_collect(uint64_t now) {
   p->start = prof_xstrdup(iso);
 
   /* Notes on anything incomplete. */
+  int sig = atomic_load(&prof_end_signal);
+  if (sig != 0)
+    prof_add_note(p,
+                  "the program was ended by %s; the constructs threads were "
+                  "in were closed then",
+                  sig == SIGINT    ? "SIGINT"
+                  : sig == SIGTERM ? "SIGTERM"
+                                   : "a signal");
   if (prof_papi_status[0] != '\0')
     prof_add_note(p, "%s", prof_papi_status);
+  for (int e = 0; have_last && me->papi_reader && e < prof_papi_n; e++)
+    if (prof_papi_process[e] && last[e] < 0)
+      prof_add_note(p,
+                    "PAPI: no library registered the software-defined event "
+                    "%s; it counted nothing",
+                    prof_papi_names[e]);
   int unresolved = 0;
   for (int i = 0; i < c.naddrs; i++)
     if (c.locs[i].file == NULL || c.locs[i].file[0] == '\0')

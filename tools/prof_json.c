@@ -364,6 +364,7 @@ prof_profile *prof_read_json(const char *path, char *err, size_t errsize) {
   SETSTR(runtime, "runtime");
   SETSTR(start, "start");
   SETSTR(symbols, "symbols");
+  SETSTR(clock, "clock");
 #undef SETSTR
   p->pid = (long)jnum(meta, "pid", -1);
   p->rank = (int)jnum(meta, "rank", -1);
@@ -374,6 +375,10 @@ prof_profile *prof_read_json(const char *path, char *err, size_t errsize) {
        e++)
     if (ev->items[e]->type == J_STR)
       p->events[p->nevents++] = prof_xstrdup(ev->items[e]->str);
+  jv *evp = jget(root, "papi_process");
+  for (int e = 0; evp && evp->type == J_ARR && e < evp->n && e < p->nevents;
+       e++)
+    p->event_process[e] = evp->items[e]->type == J_BOOL && evp->items[e]->b;
   for (int u = 0; u < threads->n; u++) {
     jv *t = threads->items[u];
     p->units[u].rank = (int)jnum(t, "rank", -1);
@@ -444,8 +449,10 @@ prof_profile *prof_merge(prof_profile **in, int n) {
   }
   if (same_events) {
     m->nevents = in[0]->nevents;
-    for (int e = 0; e < m->nevents; e++)
+    for (int e = 0; e < m->nevents; e++) {
       m->events[e] = prof_xstrdup(in[0]->events[e]);
+      m->event_process[e] = in[0]->event_process[e];
+    }
   } else {
     prof_add_note(m, "the inputs counted different hardware events; counters "
                      "are left out");
@@ -459,6 +466,8 @@ prof_profile *prof_merge(prof_profile **in, int n) {
   m->runtime = prof_xstrdup(in[0]->runtime);
   free(m->symbols);
   m->symbols = prof_xstrdup(in[0]->symbols);
+  free(m->clock);
+  m->clock = prof_xstrdup(in[0]->clock);
   free(m->host);
   m->host = prof_xstrdup(in[0]->host);
   free(m->start);

@@ -139,6 +139,7 @@ prof_profile *prof_new(int nunits) {
   p->runtime = prof_xstrdup("");
   p->start = prof_xstrdup("");
   p->symbols = prof_xstrdup("none");
+  p->clock = prof_xstrdup("");
   return p;
 }
 
@@ -181,6 +182,7 @@ void prof_free(prof_profile *p) {
   free(p->runtime);
   free(p->start);
   free(p->symbols);
+  free(p->clock);
   free(p);
 }
 

@@ -140,6 +140,7 @@ typedef struct prof_profile {
   double wall;   /* seconds */
   char *symbols; /* how locations were found: "libdw", "pompt_region_info",
                     "none" */
+  char *clock;   /* the callbacks' timestamps: "tsc", "monotonic" */
 
   int nunits;
   prof_unit *units;
@@ -150,6 +151,10 @@ typedef struct prof_profile {
 
   int nevents;
   char *events[PROF_MAX_EVENTS];
+  /* 1: a process-wide event (software-defined, PAPI SDE): counted on the
+     initial thread only, everything the process counted while that thread
+     was in the region; 0: counted per thread */
+  int event_process[PROF_MAX_EVENTS];
 
   int nnotes;
   char **notes;

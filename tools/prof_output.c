@@ -1,8 +1,9 @@
 /*
  * prof_output.c - which files a profile goes to.  A run never overwrites
  * the files of an earlier one: when any file of the set exists, the set
- * takes the next free number (<base>.1.json, <base>.2.json, ...), and each
- * file is created exclusively.
+ * takes the next free number (<base>.1.json, <base>.2.json, ...).  Each
+ * file is written as <name>.partial (created exclusively) and renamed to
+ * its name only when complete, without replacing anything.
  */
 #define _GNU_SOURCE
 
@@ -108,6 +109,21 @@ static void write_one(FILE *f, int bit, const prof_profile *p,
   }
 }
 
+/* Gives a complete file its name, never replacing a file of that name: a
+   profile is never seen half-written (the process may be killed while it
+   writes, by a second signal).  0, or the errno. */
+static int publish(const char *tmp, const char *path) {
+  if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS)
+    return errno;
+  /* a file system without RENAME_NOREPLACE: a hard link is as exclusive */
+  if (link(tmp, path) != 0)
+    return errno;
+  unlink(tmp);
+  return 0;
+}
+
 int prof_write_all(const prof_profile *p, const char *dir, const char *base,
                    int fmts, const prof_report_opts *o, FILE *err,
                    int stderr_report) {
@@ -129,7 +145,7 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
               where, strerror(errno));
     where = fallback;
   }
-  char stem[1400], path[1600];
+  char stem[1400], path[1600], tmp[1700];
   int rc = 0;
   for (int attempt = 0; attempt < 1000; attempt++) {
     if (attempt == 0)
@@ -152,7 +168,8 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
       if (!(fmts & formats[i].bit))
         continue;
       snprintf(path, sizeof path, "%s.%s", stem, formats[i].ext);
-      int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      snprintf(tmp, sizeof tmp, "%s.partial", path);
+      int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
       if (fd < 0) {
         if (errno == EEXIST) {
           clash = 1;
@@ -170,11 +187,26 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
         rc = -1;
         continue;
       }
+      setvbuf(f, NULL, _IOFBF, 1 << 16); /* a trace is megabytes */
       write_one(f, formats[i].bit, p, o);
       if (fclose(f) != 0) {
         if (err)
           fprintf(err, "pompt-prof: error writing %s\n", path);
+        unlink(tmp);
         rc = -1;
+        continue;
+      }
+      int pr = publish(tmp, path);
+      if (pr != 0) {
+        unlink(tmp);
+        if (pr == EEXIST) {
+          clash = 1;
+          break;
+        }
+        if (err)
+          fprintf(err, "pompt-prof: cannot write %s: %s\n", path, strerror(pr));
+        rc = -1;
+        continue;
       }
       int n = snprintf(written + wl, sizeof written - wl, "%s%s", wl ? "," : "",
                        formats[i].ext);

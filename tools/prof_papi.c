@@ -1,14 +1,26 @@
 /*
- * prof_papi.c - hardware counters per region and thread through PAPI.
+ * prof_papi.c - PAPI counters per region: hardware counters per thread,
+ * process-wide counters (PAPI software-defined events such as libpompt's
+ * "sde:::pompt::callbacks_total") on one thread.
  *
  * POMPT_PROF_PAPI=EV1,EV2 (PAPI preset or native event names) switches it
  * on.  libpapi is opened at run time, so the profiler also runs where PAPI
- * is not installed.  When PAPI cannot count (no library, no hardware
- * counters in a virtual machine, perf_event forbidden, an unknown event)
- * the profiler says so once and carries on without counters.
+ * is not installed.  When PAPI cannot count an event (no library, no
+ * hardware counters in a virtual machine, perf_event forbidden, an unknown
+ * event) the profiler says so once, leaves that event out and carries on.
  *
- * Each thread starts its own event set on its first event; a region's
- * counts are the difference of two PAPI_read calls on that thread.
+ * Events of PAPI's CPU component (component 0: presets, perf_event) count
+ * what the calling thread does: each thread starts its own event set on its
+ * first event, and a region's count is the difference of two PAPI_read calls
+ * on that thread.  Events of every other component (sde, and the
+ * system-wide ones) are process-wide: one event set, owned by the thread
+ * that initialised the tool (the initial thread), read only by that thread.
+ * A region of the initial thread then counts everything the process counted
+ * while that thread was in the region; the other threads record nothing for
+ * these events, so summing over threads does not count anything twice.  One
+ * set, started once, also matters for correctness: PAPI's SDE component
+ * keeps the start value per counter, not per event set, so a second set
+ * started later would move the base of the first.
  */
 #define _GNU_SOURCE
 
@@ -17,13 +29,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "prof_model.h"
 #include "prof_tool.h"
 
 int prof_papi_n;
 char *prof_papi_names[PROF_MAX_EVENTS];
-char prof_papi_status[256];
+int prof_papi_process[PROF_MAX_EVENTS];
+char prof_papi_status[512];
 
 #ifdef POMPT_PROF_HAVE_PAPI
 #include <papi.h>
@@ -38,7 +52,16 @@ static struct {
   int (*read)(int, long long *);
   char *(*strerror)(int);
   int (*num_cmp_hwctrs)(int);
+  int (*event_name_to_code)(const char *, int *);
+  int (*get_event_component)(int);
 } papi;
+
+/* Where each kept event is read: its set (thread or process) and the
+   position in that set. */
+static int pos[PROF_MAX_EVENTS];
+static int n_thread, n_process; /* events per set */
+static int process_set = -1;
+static pthread_t process_owner;
 
 static unsigned long thread_id(void) {
   return (unsigned long)pthread_self();
@@ -65,46 +88,104 @@ static int papi_open(void) {
   SYM(read, "PAPI_read");
   SYM(strerror, "PAPI_strerror");
   SYM(num_cmp_hwctrs, "PAPI_num_cmp_hwctrs");
+  SYM(event_name_to_code, "PAPI_event_name_to_code");
+  SYM(get_event_component, "PAPI_get_event_component");
 #undef SYM
   return 1;
 }
 
-static void disable(const char *fmt, const char *a, const char *b) {
-  snprintf(prof_papi_status, sizeof prof_papi_status, fmt, a, b);
-  fprintf(stderr, "pompt-prof: %s\n", prof_papi_status);
+/* Records why (for the profile's notes) and says it once on stderr; a
+   second reason is appended to the first. */
+static void say(const char *fmt, const char *a, const char *b) {
+  char line[256];
+  snprintf(line, sizeof line, fmt, a, b);
+  fprintf(stderr, "pompt-prof: %s\n", line);
+  size_t used = strlen(prof_papi_status);
+  if (used > 0 && used + 2 < sizeof prof_papi_status) {
+    strcat(prof_papi_status, "; ");
+    used += 2;
+  }
+  strncat(prof_papi_status, line, sizeof prof_papi_status - used - 1);
+}
+
+static void drop_all(void) {
   for (int e = 0; e < prof_papi_n; e++) {
     free(prof_papi_names[e]);
     prof_papi_names[e] = NULL;
   }
   prof_papi_n = 0;
+  n_thread = n_process = 0;
 }
 
-/* Builds and starts the calling thread's event set; 0 and *why on failure. */
-static int start_set(prof_thread *t, const char **bad, int *code) {
+/* Keeps the events for which keep[e] is set, in their order. */
+static void keep_only(const int *keep) {
+  int k = 0;
+  for (int e = 0; e < prof_papi_n; e++) {
+    if (!keep[e]) {
+      free(prof_papi_names[e]);
+      continue;
+    }
+    prof_papi_names[k] = prof_papi_names[e];
+    prof_papi_process[k] = prof_papi_process[e];
+    k++;
+  }
+  for (int e = k; e < prof_papi_n; e++)
+    prof_papi_names[e] = NULL;
+  prof_papi_n = k;
+  n_thread = n_process = 0;
+  for (int e = 0; e < prof_papi_n; e++)
+    pos[e] = prof_papi_process[e] ? n_process++ : n_thread++;
+}
+
+/* "A, B" of the events with flag[e] set. */
+static void list_events(const int *flag, char *buf, size_t size) {
+  buf[0] = '\0';
+  for (int e = 0; e < prof_papi_n; e++) {
+    if (!flag[e])
+      continue;
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+             prof_papi_names[e]);
+  }
+}
+
+/* An event set of the events of one kind (process-wide or not); PAPI_NULL
+   and *bad, *code on failure. */
+static int make_set(int process, const char **bad, int *code) {
   int set = PAPI_NULL;
   int rc = papi.create_eventset(&set);
   if (rc != PAPI_OK) {
     *bad = "";
     *code = rc;
-    return 0;
+    return PAPI_NULL;
   }
   for (int e = 0; e < prof_papi_n; e++) {
+    if (prof_papi_process[e] != process)
+      continue;
     rc = papi.add_named_event(set, prof_papi_names[e]);
     if (rc != PAPI_OK) {
       *bad = prof_papi_names[e];
       *code = rc;
-      return 0;
+      return PAPI_NULL;
     }
   }
   rc = papi.start(set);
   if (rc != PAPI_OK) {
     *bad = "";
     *code = rc;
-    return 0;
+    return PAPI_NULL;
   }
-  t->papi_set = set;
-  t->papi_ok = 1;
-  return 1;
+  return set;
+}
+
+static void cannot_count(const char *bad, int code, const char *what) {
+  char ev[300];
+  snprintf(ev, sizeof ev, "%s%s%s", bad[0] ? "event " : "", bad,
+           bad[0] ? ": " : "");
+  char fmt[160];
+  snprintf(fmt, sizeof fmt, "PAPI: cannot count %s: %%s%%s; not counting them",
+           what);
+  say(fmt, ev, papi.strerror(code));
 }
 
 void prof_papi_init(const char *spec) {
@@ -125,50 +206,134 @@ void prof_papi_init(const char *spec) {
   if (prof_papi_n == 0)
     return;
   if (!papi_open()) {
-    disable("PAPI: libpapi not found (%s%s); counting no events",
-            "install libpapi7.0", "");
+    say("PAPI: libpapi not found (%s%s); counting no events",
+        "install libpapi7.0", "");
+    drop_all();
     return;
   }
   int rc = papi.library_init(PAPI_VER_CURRENT);
   if (rc != PAPI_VER_CURRENT) {
-    disable("PAPI: library initialization failed (%s%s); counting no events",
-            rc > 0 ? "version mismatch" : papi.strerror(rc), "");
+    say("PAPI: library initialization failed (%s%s); counting no events",
+        rc > 0 ? "version mismatch" : papi.strerror(rc), "");
+    drop_all();
     return;
   }
   rc = papi.thread_init(thread_id);
   if (rc != PAPI_OK) {
-    disable("PAPI: thread support failed (%s%s); counting no events",
-            papi.strerror(rc), "");
+    say("PAPI: thread support failed (%s%s); counting no events",
+        papi.strerror(rc), "");
+    drop_all();
     return;
   }
-  if (papi.num_cmp_hwctrs(0) <= 0) {
-    disable("PAPI: this machine offers no hardware counters%s%s (a virtual "
-            "machine, or perf_event_paranoid); counting no events",
-            "", "");
-    return;
+
+  /* Which component each event belongs to.  An event PAPI does not know
+     is a hardware event as far as the messages go: on a machine without
+     counters every preset is unknown. */
+  int keep[PROF_MAX_EVENTS], unknown[PROF_MAX_EVENTS], sde[PROF_MAX_EVENTS];
+  int n_unknown = 0, n_cpu = 0, n_sde = 0;
+  for (int e = 0; e < prof_papi_n; e++) {
+    int code = 0;
+    keep[e] = 1;
+    unknown[e] = sde[e] = 0;
+    prof_papi_process[e] = 0;
+    if (papi.event_name_to_code(prof_papi_names[e], &code) != PAPI_OK) {
+      /* PAPI knows software-defined events only while a library that
+         uses libsde is loaded */
+      if (strncasecmp(prof_papi_names[e], "sde:::", 6) == 0) {
+        sde[e] = 1;
+        n_sde++;
+      } else {
+        unknown[e] = 1;
+        n_unknown++;
+      }
+      keep[e] = 0;
+      continue;
+    }
+    prof_papi_process[e] = papi.get_event_component(code) > 0;
+    n_cpu += !prof_papi_process[e];
+  }
+  if (n_sde > 0) {
+    char names[200];
+    list_events(sde, names, sizeof names);
+    say("PAPI: no library of this process has registered the "
+        "software-defined event %s%s; not counting it",
+        names, "");
+  }
+  int hw = papi.num_cmp_hwctrs(0) > 0;
+  if (n_unknown > 0 || (n_cpu > 0 && !hw)) {
+    int flag[PROF_MAX_EVENTS] = {0};
+    for (int e = 0; e < prof_papi_n; e++) {
+      flag[e] = unknown[e] || (!hw && keep[e] && !prof_papi_process[e]);
+      if (flag[e])
+        keep[e] = 0;
+    }
+    char names[200];
+    list_events(flag, names, sizeof names);
+    if (!hw)
+      say("PAPI: this machine offers no hardware counters (a virtual "
+          "machine, or perf_event_paranoid); not counting %s%s",
+          names, "");
+    else
+      say("PAPI: unknown event %s%s; not counting it", names, "");
+  }
+  keep_only(keep);
+
+  if (n_process > 0) {
+    const char *bad = "";
+    int code = 0;
+    process_set = make_set(1, &bad, &code);
+    if (process_set == PAPI_NULL) {
+      process_set = -1;
+      cannot_count(bad, code, "the process-wide events");
+      for (int e = 0; e < prof_papi_n; e++)
+        keep[e] = !prof_papi_process[e];
+      keep_only(keep);
+    } else {
+      process_owner = pthread_self();
+    }
   }
 }
 
 void prof_papi_thread_start(prof_thread *t) {
-  if (prof_papi_n == 0 || t->papi_set >= 0)
+  if (prof_papi_n == 0 || t->papi_set >= 0 || t->papi_ok)
+    return;
+  t->papi_reader =
+      process_set >= 0 && pthread_equal(pthread_self(), process_owner);
+  t->papi_ok = t->papi_reader;
+  if (n_thread == 0)
     return;
   const char *bad = "";
   int code = 0;
-  if (start_set(t, &bad, &code))
+  int set = make_set(0, &bad, &code);
+  if (set != PAPI_NULL) {
+    t->papi_set = set;
+    t->papi_ok = 1;
     return;
-  /* The first thread's failure switches counting off for all. */
-  if (t->index == 0) {
-    char what[300];
-    snprintf(what, sizeof what, "%s%s%s", bad[0] ? "event " : "", bad,
-             bad[0] ? ": " : "");
-    disable("PAPI: cannot count: %s%s; counting no events", what,
-            papi.strerror(code));
   }
+  /* The first thread's failure is reported; that thread counts only the
+     process-wide events (the others try their own sets). */
+  if (t->index == 0)
+    cannot_count(bad, code, "per-thread events");
 }
 
 void prof_papi_read(prof_thread *t, long long *vals) {
-  if (papi.read(t->papi_set, vals) != PAPI_OK)
-    memset(vals, 0, sizeof(long long) * PROF_MAX_EVENTS);
+  long long v[PROF_MAX_EVENTS];
+  if (n_thread > 0) {
+    if (t->papi_set < 0 || papi.read(t->papi_set, v) != PAPI_OK)
+      memset(v, 0, sizeof v);
+    for (int e = 0; e < prof_papi_n; e++)
+      if (!prof_papi_process[e])
+        vals[e] = v[pos[e]];
+  }
+  if (n_process > 0) {
+    /* -1: an SDE placeholder, an event no library has registered yet */
+    if (!t->papi_reader || papi.read(process_set, v) != PAPI_OK)
+      for (int e = 0; e < n_process; e++)
+        v[e] = t->papi_reader ? -1 : 0;
+    for (int e = 0; e < prof_papi_n; e++)
+      if (prof_papi_process[e])
+        vals[e] = v[pos[e]];
+  }
 }
 
 #else /* built without papi.h */
@@ -190,3 +355,12 @@ void prof_papi_read(prof_thread *t, long long *vals) {
 }
 
 #endif
+
+/* The count between two reads.  A software-defined event that no library
+   had registered at the first read (-1) had counted nothing yet; one that
+   has none at the second counted nothing. */
+uint64_t prof_papi_delta(long long before, long long after) {
+  if (before < 0)
+    before = 0;
+  return after >= before ? (uint64_t)(after - before) : 0;
+}

@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "prof_model.h"
@@ -49,16 +48,20 @@ static _Atomic int state = ST_IDLE;
 static _Atomic int written;
 static _Atomic int next_index;
 static pid_t owner_pid;
+/* The records a forked child inherited from its parent: kept reachable
+   (leak checkers), never used. */
+static _Atomic(prof_thread *) inherited;
+/* A forked child that has no signal helper thread yet. */
+static _Atomic int child_needs_helper;
 
-static _Thread_local prof_thread *tls_me;
+/* initial-exec: one load on the callback path instead of a call to
+   __tls_get_addr, and the pointer lives in the static TLS block that
+   LeakSanitizer scans (its scan of a dlopen'ed module's dynamic TLS blocks
+   crashes on glibc 2.36). */
+static _Thread_local prof_thread *tls_me
+    __attribute__((tls_model("initial-exec")));
 
 static ompt_set_callback_t set_callback;
-
-uint64_t prof_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int running(void) {
   return atomic_load_explicit(&state, RELAXED) == ST_RUNNING;
@@ -291,7 +294,7 @@ static void pop_one(prof_thread *t, uint64_t end) {
     long long v[PROF_MAX_EVENTS];
     prof_papi_read(t, v);
     for (int e = 0; e < prof_papi_n; e++)
-      n->papi[e] += (uint64_t)(v[e] - f->papi0[e]);
+      n->papi[e] += prof_papi_delta(f->papi0[e], v[e]);
   }
   if (prof_cfg.trace)
     trace_add(t, n, d, f->t0, end);
@@ -360,6 +363,9 @@ static prof_thread *thread_attach(int type) {
   t->index = atomic_fetch_add(&next_index, 1);
   t->type = type;
   t->papi_set = -1;
+  /* counters first: the root frame's start values are read at its push */
+  if (prof_papi_n > 0)
+    prof_papi_thread_start(t);
   uint64_t now = prof_now();
   t->t_begin = now;
   t->root =
@@ -376,9 +382,11 @@ static prof_thread *thread_attach(int type) {
     t->next_all = head;
   } while (!atomic_compare_exchange_weak(&prof_threads, &head, t));
   tls_me = t;
-  if (prof_papi_n > 0)
-    prof_papi_thread_start(t);
   return t;
+}
+
+prof_thread *prof_self(void) {
+  return tls_me;
 }
 
 static inline prof_thread *self(void) {
@@ -433,6 +441,9 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
   prof_thread *t = self();
   if (t == NULL)
     return;
+  if (__builtin_expect(atomic_load_explicit(&child_needs_helper, RELAXED), 0) &&
+      atomic_exchange(&child_needs_helper, 0))
+    prof_signal_child_helper();
   uint64_t now = prof_now();
   prof_node *n = child(t, top_node(t), PK_PARALLEL, 0, codeptr_ra, NULL);
   if (n != NULL)
@@ -1068,6 +1079,7 @@ static void finish(void) {
   }
   atomic_store(&state, ST_DONE);
   uint64_t now = prof_now();
+  prof_clock_end();
   prof_profile *p = prof_collect(now);
   if (p == NULL)
     return;
@@ -1096,6 +1108,7 @@ static int tool_initialize(ompt_function_lookup_t lookup,
   /* libpompt may describe its constructs itself (the CTC strings); else
      source locations come from the debug information. */
   prof_region_info = (prof_region_info_fn)lookup("pompt_region_info");
+  prof_clock_init();
   prof_t_start = prof_now();
   owner_pid = getpid();
   if (prof_cfg.papi[0] != '\0')
@@ -1121,6 +1134,7 @@ static int tool_initialize(ompt_function_lookup_t lookup,
   REG(ompt_callback_cancel, on_cancel);
 #undef REG
   atomic_store(&state, ST_RUNNING);
+  prof_signal_init(finish);
   return 1;
 }
 
@@ -1129,11 +1143,36 @@ static void tool_finalize(ompt_data_t *tool_data) {
   finish();
 }
 
-/* A process forked from a profiled one records nothing and writes nothing
-   (its parent's records are not its own); one that execs starts afresh. */
+/* A process forked from a profiled one starts a profile of its own: what
+   its parent recorded is not its own, so it starts from no records, with
+   the forking thread (the only one in the child) as its first thread, and
+   writes pompt-prof.<program>.<its pid>.* when it exits.  One that execs
+   starts afresh anyway.  PAPI counting stays with the parent (its event
+   sets are the parent's threads'). */
 static void in_child(void) {
-  atomic_store(&state, ST_DONE);
-  atomic_store(&written, 1);
+  if (atomic_load(&state) != ST_RUNNING)
+    return; /* the parent had finished: nothing to profile */
+  prof_thread *old = atomic_exchange(&prof_threads, NULL);
+  if (old != NULL) {
+    prof_thread *last = old;
+    while (last->next_all != NULL)
+      last = last->next_all;
+    last->next_all = atomic_load(&inherited);
+    atomic_store(&inherited, old);
+  }
+  int type = tls_me != NULL ? tls_me->type : ompt_thread_initial;
+  tls_me = NULL;
+  memset(holders, 0, sizeof holders);
+  atomic_store(&next_index, 0);
+  snprintf(prof_papi_status, sizeof prof_papi_status, "%s",
+           prof_papi_n > 0 ? "PAPI: a forked child counts no events" : "");
+  prof_papi_n = 0;
+  owner_pid = getpid();
+  prof_t_start = prof_now();
+  atomic_store(&written, 0);
+  thread_attach(type);
+  prof_signal_after_fork();
+  atomic_store(&child_needs_helper, 1);
 }
 
 /* If the runtime never finalizes the tool (it is unloaded, or the program

@@ -136,8 +136,9 @@ typedef struct prof_thread {
   prof_blame_slot blame[PROF_BLAME_SLOTS];
   uint64_t blame_dropped;
 
-  int papi_set; /* PAPI event set, -1 none */
-  int papi_ok;
+  int papi_set;    /* PAPI event set of the per-thread events, -1 none */
+  int papi_reader; /* this thread reads the process-wide events */
+  int papi_ok;     /* either: the callbacks read counters */
 } prof_thread;
 
 /* Settings from the environment. */
@@ -152,11 +153,23 @@ typedef struct prof_config {
 } prof_config;
 
 extern prof_config prof_cfg;
-extern uint64_t prof_t_start;               /* ns, CLOCK_MONOTONIC */
+extern uint64_t prof_t_start;               /* a timestamp (prof_now) */
 extern _Atomic(prof_thread *) prof_threads; /* every record */
 extern char prof_runtime_version[256];
 
+/* prof_clock.c: timestamps are TSC ticks where the kernel keeps time with
+   the TSC, else CLOCK_MONOTONIC ns; differences become ns with prof_ns(),
+   once prof_clock_end() has measured the factor at the end. */
+extern int prof_clock_tsc;
+extern double prof_ns_per_tick;
 uint64_t prof_now(void);
+void prof_clock_init(void);
+void prof_clock_end(void);
+static inline uint64_t prof_ns(uint64_t ticks) {
+  return (uint64_t)((double)ticks * prof_ns_per_tick + 0.5);
+}
+/* The calling thread's record, NULL if it has none. */
+prof_thread *prof_self(void);
 
 /* prof_collect.c: builds the profile from every thread's record. */
 prof_profile *prof_collect(uint64_t now);
@@ -181,9 +194,21 @@ void prof_loc_free(prof_loc *l);
 /* prof_papi.c */
 extern int prof_papi_n; /* events counted; 0: none */
 extern char *prof_papi_names[PROF_MAX_EVENTS];
-extern char prof_papi_status[256];     /* for the notes */
+/* 1: a process-wide event (PAPI SDE and other non-CPU components), read by
+   the thread that initialised the tool only */
+extern int prof_papi_process[PROF_MAX_EVENTS];
+extern char prof_papi_status[512];     /* for the notes */
 void prof_papi_init(const char *spec); /* once, on the initial thread */
 void prof_papi_thread_start(prof_thread *t);
+/* The current values of the thread's events (-1: none, e.g. a software-
+   defined event no library has registered) */
 void prof_papi_read(prof_thread *t, long long *vals);
+uint64_t prof_papi_delta(long long before, long long after);
+
+/* prof_signal.c: a profile when SIGINT or SIGTERM ends the program. */
+extern _Atomic int prof_end_signal; /* the signal, 0: none */
+void prof_signal_init(void (*write_profile)(void));
+void prof_signal_after_fork(void);   /* in a forked child */
+void prof_signal_child_helper(void); /* ... once it runs OpenMP again */
 
 #endif

@@ -334,7 +334,17 @@ void prof_write_text(FILE *f, const prof_profile *p,
 
   /* counters */
   if (p->nevents > 0) {
-    fprintf(f, "\nHardware counters (PAPI), summed over threads\n");
+    int nproc = 0;
+    for (int e = 0; e < p->nevents; e++)
+      nproc += p->event_process[e];
+    fprintf(f, "\nCounters (PAPI)%s\n",
+            nproc == p->nevents
+                ? ": process-wide, counted on the initial thread while it was "
+                  "in the construct"
+            : nproc > 0 ? ": per-thread events summed over threads; "
+                          "process-wide ones (*) counted on the initial "
+                          "thread while it was in the construct"
+                        : ", summed over threads");
     tab_init(&t, 3 + p->nevents, "llrrrrrrrrrr");
     const char *hdr[3 + PROF_MAX_EVENTS];
     hdr[0] = "construct";
@@ -346,9 +356,9 @@ void prof_write_text(FILE *f, const prof_profile *p,
     char cells[3 + PROF_MAX_EVENTS][64];
     for (int row = -1; row < p->nregions; row++) {
       if (row >= 0) {
+        /* the program's row is the whole run, a thread's row what that
+           thread did outside any construct too */
         const prof_region *r = &p->regions[row];
-        if (r->kind == PK_PROGRAM || r->kind == PK_THREAD)
-          continue;
         prof_label(r, cells[0], sizeof cells[0]);
         prof_location(r, cells[1], sizeof cells[1]);
         for (int e = 0; e < p->nevents; e++)
@@ -356,7 +366,11 @@ void prof_write_text(FILE *f, const prof_profile *p,
                    (unsigned long long)r->tot_papi[e]);
       } else {
         for (int c = 0; c < 2 + p->nevents; c++)
-          snprintf(cells[c], sizeof cells[c], "%s", hdr[c]);
+          snprintf(cells[c], sizeof cells[c], "%s%s", hdr[c],
+                   c >= 2 && nproc > 0 && nproc < p->nevents &&
+                           p->event_process[c - 2]
+                       ? "*"
+                       : "");
       }
       cells[2 + p->nevents][0] = '\0';
       const char *c[3 + PROF_MAX_EVENTS + 8];
@@ -533,12 +547,17 @@ void prof_write_json(FILE *f, const prof_profile *p) {
   json_num(f, p->wall);
   fputs(", \"symbols\": ", f);
   json_str(f, p->symbols);
+  fputs(", \"clock\": ", f);
+  json_str(f, p->clock);
   fputs("},\n  \"papi_events\": [", f);
   for (int e = 0; e < p->nevents; e++) {
     if (e)
       fputs(", ", f);
     json_str(f, p->events[e]);
   }
+  fputs("],\n  \"papi_process\": [", f);
+  for (int e = 0; e < p->nevents; e++)
+    fprintf(f, "%s%s", e ? ", " : "", p->event_process[e] ? "true" : "false");
   fputs("],\n  \"threads\": [", f);
   for (int u = 0; u < p->nunits; u++) {
     const prof_unit *un = &p->units[u];
@@ -657,6 +676,26 @@ static char *json_body(const char *s) {
   return out;
 }
 
+/* Writes ns as microseconds with three decimals ("12.345"); returns the
+   end. */
+static char *put_us(char *b, uint64_t ns) {
+  char digits[24];
+  int n = 0;
+  uint64_t us = ns / 1000;
+  do {
+    digits[n++] = (char)('0' + us % 10);
+    us /= 10;
+  } while (us > 0);
+  while (n > 0)
+    *b++ = digits[--n];
+  unsigned frac = (unsigned)(ns % 1000);
+  b[0] = '.';
+  b[1] = (char)('0' + frac / 100);
+  b[2] = (char)('0' + frac / 10 % 10);
+  b[3] = (char)('0' + frac % 10);
+  return b + 4;
+}
+
 void prof_write_trace(FILE *f, const prof_profile *p) {
   long pid = p->pid >= 0 ? p->pid : 1;
   fputs("{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"tool\": "
@@ -704,30 +743,64 @@ void prof_write_trace(FILE *f, const prof_profile *p) {
     prof_location(r, loc, sizeof loc);
     snprintf(name, sizeof name, "%s %s", label, loc);
     int wait = prof_kind_is_wait(r->kind);
-    char *n = json_body(name), *l = json_body(loc), *fn = json_body(r->func);
-    head[i] = prof_xasprintf(",\n  {\"name\": \"%s\", \"cat\": \"%s%s\", "
-                             "\"ph\": \"X\", ",
+    char *n = json_body(name);
+    /* compact: a slice's bytes are multiplied by hundreds of thousands.
+       The name says the construct and its location; the region id leads
+       to everything else in the profile. */
+    head[i] = prof_xasprintf(",\n{\"name\":\"%s\",\"cat\":\"%s%s\","
+                             "\"ph\":\"X\",",
                              n, wait ? "wait," : "", prof_kind_name(r->kind));
-    tail[i] = prof_xasprintf("%s, \"args\": {\"region\": %d, \"wait\": %s, "
-                             "\"location\": \"%s\", \"function\": \"%s\"}}",
-                             wait ? ", \"cname\": \"terrible\"" : "", r->id,
-                             wait ? "true" : "false", l, fn);
+    tail[i] = prof_xasprintf("%s,\"args\":{\"region\":%d,\"wait\":%s}}",
+                             wait ? ",\"cname\":\"terrible\"" : "", r->id,
+                             wait ? "true" : "false");
     free(n);
-    free(l);
-    free(fn);
   }
+  size_t *head_len = prof_xcalloc((size_t)p->nregions + 1, sizeof *head_len);
+  size_t *tail_len = prof_xcalloc((size_t)p->nregions + 1, sizeof *tail_len);
+  size_t longest = 0;
+  for (int i = 0; i < p->nregions; i++) {
+    head_len[i] = strlen(head[i]);
+    tail_len[i] = strlen(tail[i]);
+    if (head_len[i] + tail_len[i] > longest)
+      longest = head_len[i] + tail_len[i];
+  }
+  /* One slice per region instance: hundreds of thousands at the end of a
+     run, written while the program waits to exit.  Lines are put together
+     in a buffer of our own with integer formatting (microseconds with
+     three decimals are the nanoseconds) and written in large pieces. */
+  size_t cap = longest + 256 + (1u << 16), used = 0;
+  char *out = prof_xcalloc(cap, 1);
   for (int u = 0; u < p->nunits; u++) {
     const prof_unit *un = &p->units[u];
+    char ids[64];
+    int idlen =
+        snprintf(ids, sizeof ids, ",\"pid\":%ld,\"tid\":%d", pid, un->thread);
     for (int s = 0; s < p->nslices[u]; s++) {
       const prof_slice *sl = &p->slices[u][s];
       if (sl->region < 0 || sl->region >= p->nregions)
         continue;
-      fprintf(f, "%s\"ts\": %.3f, \"dur\": %.3f, \"pid\": %ld, \"tid\": %d%s",
-              head[sl->region], (double)sl->t0 / 1e3,
-              (double)(sl->t1 - sl->t0) / 1e3, pid, un->thread,
-              tail[sl->region]);
+      if (used + longest + 256 > cap) {
+        fwrite(out, 1, used, f);
+        used = 0;
+      }
+      char *b = out + used;
+      memcpy(b, head[sl->region], head_len[sl->region]);
+      b += head_len[sl->region];
+      memcpy(b, "\"ts\":", 5);
+      b = put_us(b + 5, sl->t0);
+      memcpy(b, ",\"dur\":", 7);
+      b = put_us(b + 7, sl->t1 > sl->t0 ? sl->t1 - sl->t0 : 0);
+      memcpy(b, ids, (size_t)idlen);
+      b += idlen;
+      memcpy(b, tail[sl->region], tail_len[sl->region]);
+      b += tail_len[sl->region];
+      used = (size_t)(b - out);
     }
   }
+  fwrite(out, 1, used, f);
+  free(out);
+  free(head_len);
+  free(tail_len);
   for (int i = 0; i < p->nregions; i++) {
     free(head[i]);
     free(tail[i]);

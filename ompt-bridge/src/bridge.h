@@ -12,9 +12,11 @@
 #ifndef POMPT_BRIDGE_H
 #define POMPT_BRIDGE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <omp-tools.h>
 
+#include "bridge_callbacks.h"
 #include "pomp.h"
 
 /* Nonzero when a tool is active and events must be delivered.  Events check
@@ -28,6 +30,13 @@ extern int bridge_native_ompt;
  * (names outside the ompt_ namespace).  Register before the tool starts:
  * from a constructor with a priority below 65535. */
 void bridge_register_entry(const char *name, ompt_interface_fn_t fn);
+
+/* A counter of the POMP layer exported as the PAPI software-defined event
+ * sde:::pompt::<name> (bridge_sde.c), read through read(arg); instant: the
+ * value itself is reported, not its change since PAPI_start.  Register
+ * before activation: from a constructor with a priority below 102. */
+void bridge_sde_counter(const char *name, const char *description,
+                        long long (*read)(void *), void *arg, int instant);
 
 /* Tool discovery and activation (idempotent, thread-safe). */
 void bridge_init(void);
@@ -62,6 +71,43 @@ enum bridge_bucket {
   BRIDGE_BUCKETS
 };
 
+/* The callbacks to deliver now, per bucket: the tool's registered callback
+ * if its bucket is enabled and monitoring is on (bridge_internal.h has the
+ * whole story).  Declared here so that an exported POMP routine can test
+ * the slot of its event first and return at once when nothing listens:
+ * then nothing a tool can observe changes, and whatever the bridge would
+ * have done first (discovering the thread, delivering a pending barrier
+ * end, ending cancelled tasks) is done by the next event that delivers
+ * something, in the same order. */
+extern _Atomic(ompt_callback_t) bridge_active_cb[BRIDGE_BUCKETS]
+                                                [BRIDGE_CALLBACK_SLOTS];
+
+static inline int bridge_wants(int bucket, ompt_callbacks_t which) {
+  return atomic_load_explicit(&bridge_active_cb[bucket][which],
+                              memory_order_relaxed) != 0;
+}
+
+/* Begin/end pairs that need no model of their own (masked, work): the
+ * bridge records the scope of a begin only when the begin is delivered.
+ * A begin and its end are told apart from the other open pairs of the same
+ * kind by a per-thread sequence number: every begin takes the next one,
+ * every end gives one back (pairs of one kind nest on a thread), and the
+ * scope record keeps the number of its begin.  An end whose begin left no
+ * record finds no record with its number, so a callback registered (or
+ * POMP_On) between a begin and its end never produces an end alone.
+ * open counts the records a thread has of that kind: with none, an end is
+ * a counter decrement. */
+typedef struct bridge_pair_seq {
+  uint32_t next, open;
+} bridge_pair_seq_t;
+/* HELD: the structured mutexes (critical, ordered, atomic) held, recorded
+ * only when their acquired or released callback is wanted; they are told
+ * apart by kind and wait id (one cannot be nested in itself), so only their
+ * open count is used. */
+enum { BRIDGE_PAIR_MASKED, BRIDGE_PAIR_WORK, BRIDGE_PAIR_HELD, BRIDGE_PAIRS };
+extern __thread bridge_pair_seq_t bridge_pairs[BRIDGE_PAIRS]
+    __attribute__((tls_model("initial-exec")));
+
 /* Enable exactly the buckets in mask (bit 1 << bucket); ALWAYS and OTHER
  * are always enabled. */
 void bridge_set_buckets(uint32_t mask);
@@ -84,6 +130,23 @@ void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
                        const void *codeptr, void *frame);
 void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
                      void *frame);
+/* The same, for the POMP layer's entry points: the call into the bridge
+ * only when the begin is to be delivered / an end may be. */
+static inline void bridge_work_enter(int bucket, ompt_work_t type,
+                                     uint64_t count, const void *codeptr,
+                                     void *frame) {
+  if (bridge_wants(bucket, ompt_callback_work))
+    bridge_work_begin(bucket, type, count, codeptr, frame);
+  else
+    bridge_pairs[BRIDGE_PAIR_WORK].next++;
+}
+static inline void bridge_work_leave(int bucket, ompt_work_t type,
+                                     const void *codeptr, void *frame) {
+  if (bridge_pairs[BRIDGE_PAIR_WORK].open)
+    bridge_work_end(bucket, type, codeptr, frame);
+  else
+    bridge_pairs[BRIDGE_PAIR_WORK].next--;
+}
 /* The same for constructs of no POMP group (distribute), no frame. */
 void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
                  uint64_t count, const void *codeptr);
@@ -98,6 +161,18 @@ void bridge_single_exit(const void *codeptr, void *frame);
 /* masked (master) */
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
                    void *frame);
+static inline void bridge_masked_fast(ompt_scope_endpoint_t endpoint,
+                                      const void *codeptr, void *frame) {
+  bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_MASKED];
+  if (endpoint == ompt_scope_begin
+          ? bridge_wants(BRIDGE_B_SYNC_BE, ompt_callback_masked)
+          : p->open != 0)
+    bridge_masked(endpoint, codeptr, frame);
+  else if (endpoint == ompt_scope_begin)
+    p->next++;
+  else
+    p->next--;
+}
 
 /* ---- Synchronisation ------------------------------------------------------
  */
@@ -124,6 +199,20 @@ void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
 void bridge_mutex_released(int bucket, ompt_mutex_t kind,
                            ompt_wait_id_t wait_id, int held,
                            const void *codeptr, void *frame);
+/* The release of a held structured mutex, for the POMP layer: nothing to
+ * do when the thread holds none that was recorded (the exit event after a
+ * block's end event, or no mutex callback wanted at the acquisition). */
+static inline void bridge_mutex_release_held(int bucket, ompt_mutex_t kind,
+                                             ompt_wait_id_t wait_id,
+                                             const void *codeptr, void *frame) {
+  if (bridge_pairs[BRIDGE_PAIR_HELD].open)
+    bridge_mutex_released(bucket, kind, wait_id, 1, codeptr, frame);
+}
+/* mutex_acquire and mutex_acquired (held) at once: a construct whose wait
+ * is not observable apart from its acquisition (atomic). */
+void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,
+                             ompt_wait_id_t wait_id, const void *codeptr,
+                             void *frame);
 /* A failed test: the wait ends without the mutex. */
 void bridge_mutex_not_acquired(ompt_wait_id_t wait_id, void *frame);
 

@@ -24,6 +24,7 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_runtime.h"
 
 extern int omp_get_thread_num(void) __attribute__((weak));
 extern int omp_get_num_threads(void) __attribute__((weak));
@@ -101,8 +102,8 @@ static int set_enter_frame(bridge_thread_t *t, void *frame) {
 }
 
 /* Push a scope; whether its begin is to be delivered. */
-static int push_scope(bridge_thread_t *t, int what, int bucket, int kind,
-                      uint64_t arg, const void *codeptr, int set_enter) {
+static inline int push_scope(bridge_thread_t *t, int what, int bucket, int kind,
+                             uint64_t arg, const void *codeptr, int set_enter) {
   int n = t->nscopes;
   int delivered = bridge_scope_push(t, what, bucket, kind, arg, codeptr);
   if (t->nscopes > n)
@@ -112,12 +113,61 @@ static int push_scope(bridge_thread_t *t, int what, int bucket, int kind,
   return delivered;
 }
 
-/* Pop and end a scope. */
-static void pop_scope(bridge_thread_t *t, int what, int kind, uint64_t arg,
-                      int match_arg, const void *codeptr) {
-  bridge_scope_t s;
-  if (bridge_scope_pop(t, what, kind, arg, match_arg, &s))
-    bridge_scope_end(t, &s, codeptr);
+/* The current task's innermost open scope, if it is of kind `what`: where
+ * an end almost always finds its begin. */
+static inline bridge_scope_t *top_scope(bridge_thread_t *t, int what) {
+  bridge_task_t *cur = t->cur;
+  int n = t->nscopes;
+  if (n > (cur ? cur->scope_base : 0) && t->scopes[n - 1].what == what)
+    return &t->scopes[n - 1];
+  return NULL;
+}
+
+/* Pop and end a scope: the top one inline, else the general search (which
+ * also ends scopes left open above it). */
+static inline void pop_scope(bridge_thread_t *t, int what, int kind,
+                             uint64_t arg, int match_arg, const void *codeptr) {
+  bridge_task_t *cur = t->cur;
+  int n = t->nscopes;
+  if (n <= (cur ? cur->scope_base : 0))
+    return; /* the task has no open scope */
+  bridge_scope_t s, *top = &t->scopes[n - 1];
+  if (top->what == what && (kind < 0 || top->kind == kind) &&
+      (!match_arg || top->arg == arg)) {
+    s = *top;
+    t->nscopes = n - 1;
+  } else if (!bridge_scope_pop(t, what, kind, arg, match_arg, &s)) {
+    return;
+  }
+  bridge_scope_end_as(t, &s, what, codeptr);
+}
+
+/* Push the scope of a masked or work begin that is to be delivered, with
+ * its number (bridge_pairs); whether the begin reaches the tool. */
+static inline int push_pair(bridge_thread_t *t, int what, int pair,
+                            uint32_t seq, int bucket, int kind, uint64_t arg,
+                            const void *codeptr) {
+  int n = t->nscopes;
+  int delivered = bridge_scope_push(t, what, bucket, kind, arg, codeptr);
+  if (t->nscopes > n) {
+    t->scopes[n].seq = seq;
+    bridge_pairs[pair].open++;
+  }
+  return delivered;
+}
+
+/* Pop and end the scope of the begin numbered seq, if it left one. */
+static inline void pop_pair(bridge_thread_t *t, int what, int pair,
+                            uint32_t seq, const void *codeptr) {
+  bridge_scope_t s, *top = top_scope(t, what);
+  if (top && top->seq == seq) {
+    s = *top;
+    t->nscopes--;
+    bridge_pairs[pair].open--;
+  } else if (!bridge_scope_pop_seq(t, what, seq, &s)) {
+    return;
+  }
+  bridge_scope_end_as(t, &s, what, codeptr);
 }
 
 /* ---- Parallel regions ------------------------------------------------------
@@ -167,9 +217,7 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
     bridge_fork_deliver(t);
   int num = omp_get_thread_num ? omp_get_thread_num() : 0;
   int size = omp_get_num_threads ? omp_get_num_threads() : 1;
-  if (num == 0)
-    team->size = size;
-  else if (t->cur && !(t->cur->flags & ompt_task_initial))
+  if (num != 0 && t->cur && !(t->cur->flags & ompt_task_initial))
     /* A worker joins a team from idle: whatever it still runs was left
      * without its end events (a cancelled region). */
     bridge_unwind_tasks(t, NULL);
@@ -214,7 +262,7 @@ static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
     atomic_signal_fence(memory_order_seq_cst);
     task->parallel_data = NULL;
   }
-  bridge_scope_close_to(t, task->scope_base, codeptr);
+  bridge_scope_close_open(t, task->scope_base, codeptr);
   bridge_set_state(t, ompt_state_wait_barrier_implicit_parallel, 0);
   int set = set_enter_frame(t, frame);
   if (push_scope(t, BRIDGE_SC_SYNC, BRIDGE_B_PARALLEL_BE,
@@ -257,7 +305,7 @@ void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
 
 static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
                               const void *codeptr) {
-  bridge_scope_close_to(t, task->scope_base, codeptr);
+  bridge_scope_close_open(t, task->scope_base, codeptr);
   if (task->announced) {
     ompt_callback_implicit_task_t cb =
         BRIDGE_GROUP(BRIDGE_B_PARALLEL_BE, implicit_task);
@@ -319,11 +367,17 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
       implicit_left(t, cur, team, codeptr, frame);
     bridge_thread_flush(t);
   }
-  bridge_scope_t s;
-  int found = bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
-                               (uint64_t)(uintptr_t)team, 1, &s);
+  bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_PARALLEL);
+  int found = 1;
+  if (top && top->arg == (uint64_t)(uintptr_t)team) {
+    s = *top;
+    t->nscopes--;
+  } else {
+    found = bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
+                             (uint64_t)(uintptr_t)team, 1, &s);
+  }
   if (found)
-    bridge_scope_end(t, &s, codeptr); /* clears the enter frame */
+    bridge_scope_end_as(t, &s, BRIDGE_SC_PARALLEL, codeptr); /* enter frame */
   bridge_task_t *enc = team->encountering;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
   if (found && s.delivered) {
@@ -337,31 +391,45 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
 /* ---- Worksharing ------------------------------------------------------------
  */
 
+/* A work region's begin: recorded only when it is delivered (see
+ * bridge_pairs in bridge.h); its end is delivered exactly then. */
 static void work_begin(bridge_thread_t *t, int bucket, ompt_work_t type,
                        uint64_t count, const void *codeptr) {
-  if (push_scope(t, BRIDGE_SC_WORK, bucket, type, count, codeptr, 0)) {
-    ompt_callback_work_t cb = BRIDGE_ACTIVE(bucket, work);
-    if (cb) {
-      bridge_task_t *task = t->cur;
-      cb(type, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
-         count, codeptr);
-    }
+  uint32_t seq = ++bridge_pairs[BRIDGE_PAIR_WORK].next;
+  ompt_callback_work_t cb = BRIDGE_ACTIVE(bucket, work);
+  if (cb && push_pair(t, BRIDGE_SC_WORK, BRIDGE_PAIR_WORK, seq, bucket, type,
+                      count, codeptr)) {
+    bridge_task_t *task = t->cur;
+    cb(type, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
+       count, codeptr);
   }
+}
+
+static void work_end(bridge_thread_t *t, const void *codeptr) {
+  uint32_t seq = bridge_pairs[BRIDGE_PAIR_WORK].next--;
+  if (bridge_pairs[BRIDGE_PAIR_WORK].open)
+    pop_pair(t, BRIDGE_SC_WORK, BRIDGE_PAIR_WORK, seq, codeptr);
 }
 
 void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
                        const void *codeptr, void *frame) {
-  bridge_thread_t *t = enter_event(frame);
+  bridge_thread_t *t =
+      bridge_wants(bucket, ompt_callback_work) ? enter_event(frame) : NULL;
   if (t)
     work_begin(t, bucket, type, count, codeptr);
+  else
+    bridge_pairs[BRIDGE_PAIR_WORK].next++;
 }
 
 void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
                      void *frame) {
-  (void)bucket;
-  bridge_thread_t *t = enter_event(frame);
+  (void)bucket, (void)type;
+  bridge_thread_t *t =
+      bridge_pairs[BRIDGE_PAIR_WORK].open ? enter_event(frame) : NULL;
   if (t)
-    pop_scope(t, BRIDGE_SC_WORK, type, 0, 0, codeptr);
+    work_end(t, codeptr);
+  else
+    bridge_pairs[BRIDGE_PAIR_WORK].next--;
 }
 
 void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
@@ -388,19 +456,26 @@ void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
   cb(parallel_data_of(task), task_data_of(task), kind, instance);
 }
 
+/* The task's single_executor: 1 between Single_begin and Single_end, 2
+ * from Single_end to Single_exit. */
+enum { SINGLE_IN_BLOCK = 1, SINGLE_BLOCK_DONE = 2 };
+
 void bridge_single_begin(const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
   if (t->cur)
-    t->cur->single_executor = 1;
+    t->cur->single_executor = SINGLE_IN_BLOCK;
   work_begin(t, BRIDGE_B_WORKSHARE_EE, ompt_work_single_executor, 1, codeptr);
 }
 
 void bridge_single_end(const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
-  if (t)
-    pop_scope(t, BRIDGE_SC_WORK, ompt_work_single_executor, 0, 0, codeptr);
+  bridge_task_t *task = t ? t->cur : NULL;
+  if (task && task->single_executor == SINGLE_IN_BLOCK) {
+    task->single_executor = SINGLE_BLOCK_DONE;
+    work_end(t, codeptr);
+  }
 }
 
 void bridge_single_exit(const void *codeptr, void *frame) {
@@ -409,32 +484,40 @@ void bridge_single_exit(const void *codeptr, void *frame) {
   if (!task)
     return;
   if (task->single_executor) {
-    task->single_executor = 0;
     /* Single_end may be missing in hand-written code. */
-    pop_scope(t, BRIDGE_SC_WORK, ompt_work_single_executor, 0, 0, codeptr);
+    if (task->single_executor == SINGLE_IN_BLOCK)
+      work_end(t, codeptr);
+    task->single_executor = 0;
     return;
   }
   /* This thread did not execute the block; it learns so only when it leaves
-   * the construct. */
-  work_begin(t, BRIDGE_B_WORKSHARE_EE, ompt_work_single_other, 1, codeptr);
-  pop_scope(t, BRIDGE_SC_WORK, ompt_work_single_other, 0, 0, codeptr);
+   * the construct: begin and end at once, no record needed. */
+  ompt_callback_work_t cb = BRIDGE_ACTIVE(BRIDGE_B_WORKSHARE_EE, work);
+  if (cb && announced(t)) {
+    ompt_data_t *pd = parallel_data_of(task), *td = task_data_of(task);
+    cb(ompt_work_single_other, ompt_scope_begin, pd, td, 1, codeptr);
+    cb(ompt_work_single_other, ompt_scope_end, pd, td, 1, codeptr);
+  }
 }
 
+/* masked: like work, recorded only when the begin is delivered. */
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
                    void *frame) {
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
-    return;
+  bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_MASKED];
   if (endpoint == ompt_scope_end) {
-    pop_scope(t, BRIDGE_SC_MASKED, -1, 0, 0, codeptr);
+    uint32_t seq = p->next--;
+    bridge_thread_t *t = p->open ? enter_event(frame) : NULL;
+    if (t)
+      pop_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq, codeptr);
     return;
   }
-  if (push_scope(t, BRIDGE_SC_MASKED, BRIDGE_B_SYNC_BE, 0, 0, codeptr, 0)) {
-    ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
-    if (cb) {
-      bridge_task_t *task = t->cur;
-      cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task), codeptr);
-    }
+  uint32_t seq = ++p->next;
+  ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
+  bridge_thread_t *t = cb ? enter_event(frame) : NULL;
+  if (t && push_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq,
+                     BRIDGE_B_SYNC_BE, 0, 0, codeptr)) {
+    bridge_task_t *task = t->cur;
+    cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task), codeptr);
   }
 }
 
@@ -596,6 +679,34 @@ static void deliver_mutex(int bucket, ompt_callbacks_t which, ompt_mutex_t kind,
     cb(kind, wait_id, codeptr);
 }
 
+/* A structured mutex is held: its release is delivered exactly when its
+ * acquisition was, so it is recorded, but only when either callback is
+ * wanted (a release with no record is not delivered). */
+static inline int push_held(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
+                            ompt_wait_id_t wait_id, const void *codeptr) {
+  if (!bridge_wants(bucket, ompt_callback_mutex_acquired) &&
+      !bridge_wants(bucket, ompt_callback_mutex_released))
+    return 0;
+  int n = t->nscopes;
+  int delivered =
+      push_scope(t, BRIDGE_SC_HELD, bucket, kind, wait_id, codeptr, 0);
+  if (t->nscopes > n)
+    bridge_pairs[BRIDGE_PAIR_HELD].open++;
+  return delivered;
+}
+
+void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,
+                             ompt_wait_id_t wait_id, const void *codeptr,
+                             void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  if (push_held(t, bucket, kind, wait_id, codeptr))
+    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
+}
+
 void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
                            ompt_wait_id_t wait_id, int held,
                            const void *codeptr, void *frame) {
@@ -604,8 +715,7 @@ void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
     return;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
   int deliver =
-      held ? push_scope(t, BRIDGE_SC_HELD, bucket, kind, wait_id, codeptr, 0)
-           : announced(t);
+      held ? push_held(t, bucket, kind, wait_id, codeptr) : announced(t);
   if (deliver)
     deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
 }
@@ -613,11 +723,22 @@ void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
 void bridge_mutex_released(int bucket, ompt_mutex_t kind,
                            ompt_wait_id_t wait_id, int held,
                            const void *codeptr, void *frame) {
+  if (held && !bridge_pairs[BRIDGE_PAIR_HELD].open)
+    return; /* released already (the exit after a block's end), or not
+             * recorded */
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
   if (held) {
-    pop_scope(t, BRIDGE_SC_HELD, kind, wait_id, 1, codeptr);
+    bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_HELD);
+    if (top && top->kind == (int)kind && top->arg == wait_id) {
+      s = *top;
+      t->nscopes--;
+      bridge_pairs[BRIDGE_PAIR_HELD].open--;
+    } else if (!bridge_scope_pop(t, BRIDGE_SC_HELD, kind, wait_id, 1, &s)) {
+      return;
+    }
+    bridge_scope_end_as(t, &s, BRIDGE_SC_HELD, codeptr);
     return;
   }
   if (announced(t))
@@ -881,6 +1002,9 @@ static int task_flags(int pomp_flags, const bridge_task_t *enc) {
   if (!bridge_have_gomp_task() || !enc ||
       enc->parallel_data == &bridge_initial_parallel_data)
     f |= ompt_task_undeferred;
+  /* The dependence task of a taskwait is not an explicit task. */
+  if (pomp_flags & POMP_TASK_TASKWAIT)
+    f = (f & ~ompt_task_explicit) | ompt_task_taskwait;
   return f;
 }
 
@@ -993,7 +1117,8 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
   bridge_thread_t *t = bridge_thread_self();
   if (!t)
     return POMP_ERR_NOMEM;
-  recover(t, frame); /* no flush: a task may run inside an end barrier */
+  if (t->cur && frame_above(frame, t->cur->begin_frame))
+    recover(t, frame); /* no flush: a task may run inside an end barrier */
   (void)codeptr;
   bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
   if (!rec)
@@ -1024,7 +1149,7 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
 
 static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
                         ompt_task_status_t status) {
-  bridge_scope_close_to(t, rec->scope_base, NULL);
+  bridge_scope_close_open(t, rec->scope_base, NULL);
   bridge_deps_release(t, rec);
   rec->frame.exit_frame.ptr = NULL;
   rec->frame.enter_frame.ptr = NULL;
@@ -1048,7 +1173,8 @@ int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
   bridge_thread_t *t = bridge_thread_self();
   if (!t)
     return POMP_ERR_NOMEM;
-  recover(t, frame);
+  if (t->cur && frame_above(frame, t->cur->begin_frame))
+    recover(t, frame);
   bridge_task_t *rec = handle_task(h, BRIDGE_TASK_RUNNING);
   if (!rec)
     return POMP_ERR_STATE;
@@ -1133,10 +1259,8 @@ static void group_clear(dep_group_t *g) {
   g->kind = DEP_NONE;
 }
 
-void bridge_deps_release(bridge_thread_t *t, bridge_task_t *task) {
+void bridge_deps_free(bridge_thread_t *t, bridge_task_t *task) {
   struct bridge_deps *d = task->deps;
-  if (!d)
-    return;
   task->deps = NULL;
   for (int i = 0; i < DEP_SLOTS; i++) {
     group_clear(&d->e[i].last);
@@ -1292,4 +1416,31 @@ static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
         cb(&rec->task_data, t->dep_buf, n);
     }
   }
+}
+
+/* ---- Tasks that do not run as tasks (bridge_runtime.h) --------------------
+ * The dependence task of a taskwait completes when the encountering task's
+ * wait is over; a taskloop task the runtime never ran is dropped. */
+int32_t bridge_task_retire(POMP_Task_t *task, int status) {
+  task_handle_t *h = (task_handle_t *)task;
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t)
+    return POMP_ERR_NOMEM;
+  bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
+  if (!rec)
+    return POMP_ERR_STATE;
+  if (t->create_pending.rec == rec)
+    t->create_pending.rec = NULL;
+  bridge_deps_release(t, rec);
+  __atomic_store_n(&rec->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+  /* next: the task that goes on, the encountering one (tools written for
+   * older runtimes look at it). */
+  if (status && rec->announced) {
+    ompt_callback_task_schedule_t cb =
+        BRIDGE_ACTIVE(BRIDGE_B_TASK_BE, task_schedule);
+    if (cb)
+      cb(&rec->task_data, (ompt_task_status_t)status, task_data_of(t->cur));
+  }
+  bridge_task_unref(rec);
+  return POMP_SUCCESS;
 }

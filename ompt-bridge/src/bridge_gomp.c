@@ -5,6 +5,14 @@
  * (and GOMP_task, for task_create: libgomp calls the program's copy function
  * for the task's firstprivate data inside it).
  *
+ * The parallel regions of distribute parallel for are started by libgomp
+ * entries too (GOMP_parallel, or GOMP_parallel_loop_* for a runtime-
+ * scheduled loop): between POMP_Distribute_parallel_enter and _exit the
+ * regions the thread starts are the construct's parallel leaf, reported
+ * around the region's function (its implicit tasks, their share of the
+ * loop as work(loop), the region's end barrier) as for an instrumented
+ * parallel construct.
+ *
  * Instrumented code reports a parallel region just before the construct, but
  * GCC writes the region's shared-data block after that, right before it calls
  * GOMP_parallel.  A tool that orders memory through OMPT (LLVM's Archer
@@ -22,6 +30,25 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_runtime.h"
+
+extern int omp_get_max_threads(void) __attribute__((weak));
+
+/* distribute parallel for: the construct whose parallel leaf this thread
+ * starts next (codeptr NULL: none). */
+static __thread struct {
+  const void *codeptr;
+  int loop_work;
+} leaf __attribute__((tls_model("initial-exec")));
+
+void bridge_distribute_parallel_enter(int loop_work, const void *codeptr) {
+  leaf.codeptr = codeptr;
+  leaf.loop_work = loop_work;
+}
+
+void bridge_distribute_parallel_exit(void) {
+  leaf.codeptr = NULL;
+}
 
 typedef void (*gomp_parallel_t)(void (*)(void *), void *, unsigned, unsigned);
 
@@ -34,6 +61,7 @@ extern void GOMP_parallel(void (*)(void *), void *, unsigned, unsigned)
 
 void bridge_gomp_setup(void) {
   bridge_fork_deferred = 0;
+  bridge_taskloop_setup();
 }
 
 gomp_parallel_t bridge_gomp_parallel_real(void) {
@@ -79,6 +107,56 @@ static void no_libgomp(void) {
   abort();
 }
 
+/* ---- The parallel leaf of distribute parallel for ------------------------ */
+
+typedef struct leaf_region {
+  void (*fn)(void *);
+  void *data;
+  POMP_Team_t team;
+  const void *codeptr;
+  int loop_work;
+} leaf_region_t;
+
+/* The region's function on each of its threads: the implicit task, and its
+ * share of the loop as the worksharing-loop leaf. */
+static void leaf_body(void *arg) {
+  leaf_region_t *lr = arg;
+  void *frame = __builtin_dwarf_cfa();
+  const void *outer = leaf.codeptr; /* a region inside is not the leaf */
+  leaf.codeptr = NULL;
+  bridge_parallel_begin(&lr->team, frame);
+  bridge_work_begin(BRIDGE_B_LOOP_EE, (ompt_work_t)lr->loop_work, 0,
+                    lr->codeptr, frame);
+  lr->fn(lr->data);
+  bridge_work_end(BRIDGE_B_LOOP_EE, (ompt_work_t)lr->loop_work, lr->codeptr,
+                  frame);
+  bridge_parallel_end(&lr->team, lr->codeptr, frame);
+  leaf.codeptr = outer;
+  __asm__ __volatile__(""); /* keep this frame until the end */
+}
+
+/* Whether this call starts a leaf region to report (then *lr is set up and
+ * parallel_begin delivered). */
+static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
+                      unsigned num_threads, void *frame) {
+  bridge_thread_t *t = bridge_thread_peek();
+  if (!leaf.codeptr || !bridge_active || (t && t->fork_pending))
+    return 0;
+  lr->fn = fn;
+  lr->data = data;
+  lr->codeptr = leaf.codeptr;
+  lr->loop_work = leaf.loop_work;
+  /* GCC passes 1 for if(false), 0 for the default team size. */
+  int requested = num_threads           ? (int)num_threads
+                  : omp_get_max_threads ? omp_get_max_threads()
+                                        : 1;
+  bridge_parallel_enter(&lr->team, requested, 0, lr->codeptr, frame);
+  t = bridge_thread_peek();
+  if (t && t->fork_pending)
+    bridge_fork_deliver(t);
+  return 1;
+}
+
 EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                           unsigned flags) {
   bridge_thread_t *t = bridge_thread_peek();
@@ -87,12 +165,66 @@ EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
   if (!real_parallel &&
       !(real_parallel = (gomp_parallel_t)dlsym(RTLD_NEXT, "GOMP_parallel")))
     no_libgomp();
+  leaf_region_t lr;
+  void *frame = __builtin_dwarf_cfa();
+  if (leaf_begin(&lr, fn, data, num_threads, frame)) {
+    real_parallel(leaf_body, &lr, num_threads, flags);
+    bridge_parallel_exit(&lr.team, lr.codeptr, frame);
+    return;
+  }
   real_parallel(fn, data, num_threads, flags);
 }
 
+/* The combined entries that start a region and its loop's work share (GCC
+ * uses them for a runtime-scheduled parallel loop; after instrumentation,
+ * only for distribute parallel for). */
+typedef void (*gomp_parallel_loop_t)(void (*)(void *), void *, unsigned, long,
+                                     long, long, long, unsigned);
+typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
+                                        long, long, long, unsigned);
+#define PARALLEL_LOOP(name)                                                    \
+  static gomp_parallel_loop_t real_##name;                                     \
+  EXPORT void name(void (*fn)(void *), void *data, unsigned nt, long s,        \
+                   long e, long i, long ch, unsigned flags) {                  \
+    if (!real_##name &&                                                        \
+        !(real_##name = (gomp_parallel_loop_t)dlsym(RTLD_NEXT, #name)))        \
+      no_libgomp();                                                            \
+    leaf_region_t lr;                                                          \
+    void *frame = __builtin_dwarf_cfa();                                       \
+    if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
+      real_##name(leaf_body, &lr, nt, s, e, i, ch, flags);                     \
+      bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
+      return;                                                                  \
+    }                                                                          \
+    real_##name(fn, data, nt, s, e, i, ch, flags);                             \
+  }
+#define PARALLEL_LOOP_RT(name)                                                 \
+  static gomp_parallel_loop_rt_t real_##name;                                  \
+  EXPORT void name(void (*fn)(void *), void *data, unsigned nt, long s,        \
+                   long e, long i, unsigned flags) {                           \
+    if (!real_##name &&                                                        \
+        !(real_##name = (gomp_parallel_loop_rt_t)dlsym(RTLD_NEXT, #name)))     \
+      no_libgomp();                                                            \
+    leaf_region_t lr;                                                          \
+    void *frame = __builtin_dwarf_cfa();                                       \
+    if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
+      real_##name(leaf_body, &lr, nt, s, e, i, flags);                         \
+      bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
+      return;                                                                  \
+    }                                                                          \
+    real_##name(fn, data, nt, s, e, i, flags);                                 \
+  }
+PARALLEL_LOOP(GOMP_parallel_loop_static)
+PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_guided)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+PARALLEL_LOOP_RT(GOMP_parallel_loop_runtime)
+PARALLEL_LOOP_RT(GOMP_parallel_loop_nonmonotonic_runtime)
+PARALLEL_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
 EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
-                                         unsigned num_threads,
-                                         unsigned flags) {
+                                         unsigned num_threads, unsigned flags) {
   bridge_thread_t *t = bridge_thread_peek();
   if (t && t->fork_pending)
     bridge_fork_deliver(t);
@@ -100,6 +232,8 @@ EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
       !(real_parallel_reductions = (gomp_parallel_reductions_t)dlsym(
             RTLD_NEXT, "GOMP_parallel_reductions")))
     no_libgomp();
+  /* Not a leaf region: libgomp reads the task reductions from the
+   * program's data block, which therefore cannot be wrapped. */
   return real_parallel_reductions(fn, data, num_threads, flags);
 }
 
@@ -117,8 +251,7 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data,
       bridge_create_deliver(t);
     }
   }
-  if (!real_task &&
-      !(real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task")))
+  if (!real_task && !(real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task")))
     no_libgomp();
   real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
             priority, detach);
@@ -127,8 +260,8 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data,
 void bridge_gomp_setup(void) {
   real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task");
   real_parallel = (gomp_parallel_t)dlsym(RTLD_NEXT, "GOMP_parallel");
-  real_parallel_reductions = (gomp_parallel_reductions_t)dlsym(
-      RTLD_NEXT, "GOMP_parallel_reductions");
+  real_parallel_reductions =
+      (gomp_parallel_reductions_t)dlsym(RTLD_NEXT, "GOMP_parallel_reductions");
   /* Defer only when the program's calls come here and can go on. */
   bridge_fork_deferred =
       real_parallel && real_parallel_reductions && real_task &&
@@ -139,6 +272,7 @@ void bridge_gomp_setup(void) {
   bridge_log("parallel_begin and task_create delivered %s",
              bridge_fork_deferred ? "when libgomp starts the region or task"
                                   : "at the construct");
+  bridge_taskloop_setup();
 }
 
 gomp_parallel_t bridge_gomp_parallel_real(void) {

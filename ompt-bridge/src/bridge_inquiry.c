@@ -35,10 +35,14 @@ void bridge_tables_update(void) {
   pthread_mutex_lock(&tables_lock);
   unsigned enabled = atomic_load(&buckets_enabled) | ALWAYS_ON;
   int on = bridge_enabled;
+  /* What a slot delivers through: the tool's callback, or the counting
+   * wrapper while PAPI reads the counters (bridge_sde.c). */
+  ompt_callback_t deliver[BRIDGE_CALLBACK_SLOTS];
+  for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++)
+    deliver[i] = bridge_sde_callback(i, atomic_load(&bridge_registered[i]));
   for (int b = 0; b < BRIDGE_BUCKETS; b++)
     for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++) {
-      ompt_callback_t cb =
-          (enabled & (1u << b)) ? atomic_load(&bridge_registered[i]) : NULL;
+      ompt_callback_t cb = (enabled & (1u << b)) ? deliver[i] : NULL;
       atomic_store_explicit(&bridge_group_cb[b][i], cb, memory_order_relaxed);
       atomic_store_explicit(&bridge_active_cb[b][i],
                             on || b == BRIDGE_B_ALWAYS ? cb : NULL,

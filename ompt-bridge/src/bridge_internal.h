@@ -75,6 +75,10 @@ typedef struct bridge_task {
   uint8_t owns_parent_ref;
   uint8_t cancelled;
   uint32_t pomp_flags; /* POMP_TASK_* of its construct */
+  /* bridge_pairs' numbers when it began: restored when it ends, so that
+   * pairs it left open (cancelled) do not shift the numbers of the task it
+   * suspended. */
+  uint32_t pair_next[BRIDGE_PAIRS];
 
   /* Dependence tracking of the tasks this task generates. */
   struct bridge_deps *deps;
@@ -121,6 +125,7 @@ typedef struct bridge_scope {
   int kind;
   uint64_t arg;
   const void *codeptr;
+  uint32_t seq; /* masked, work: the begin's number (bridge_pairs) */
 } bridge_scope_t;
 
 /* A nest lock the thread owns, with its nesting count and owning task. */
@@ -187,8 +192,7 @@ typedef struct bridge_thread {
  * Begins and single events read the active table (one load); an end reads
  * the group table when its begin was delivered. */
 extern _Atomic(ompt_callback_t) bridge_registered[BRIDGE_CALLBACK_SLOTS];
-extern _Atomic(ompt_callback_t) bridge_active_cb[BRIDGE_BUCKETS]
-                                                [BRIDGE_CALLBACK_SLOTS];
+/* bridge_active_cb: bridge.h */
 extern _Atomic(ompt_callback_t) bridge_group_cb[BRIDGE_BUCKETS]
                                                [BRIDGE_CALLBACK_SLOTS];
 extern int bridge_enabled; /* POMP_On/Off */
@@ -231,10 +235,22 @@ static inline ompt_callback_t bridge_cb(ompt_callbacks_t which) {
 
 /* ---- Threads ------------------------------------------------------------- */
 
+/* The calling thread's record (initial-exec TLS: one load, no call). */
+extern __thread bridge_thread_t *bridge_self
+    __attribute__((tls_model("initial-exec")));
+/* Creates the calling thread's record and delivers thread_begin. */
+bridge_thread_t *bridge_thread_discover(void);
 /* This thread's record, created (with thread_begin) at its first event. */
-bridge_thread_t *bridge_thread_self(void);
+static inline bridge_thread_t *bridge_thread_self(void) {
+  bridge_thread_t *t = bridge_self;
+  if (__builtin_expect(t != 0, 1))
+    return t;
+  return bridge_thread_discover();
+}
 /* This thread's record or NULL; never creates (async-signal-safe). */
-bridge_thread_t *bridge_thread_peek(void);
+static inline bridge_thread_t *bridge_thread_peek(void) {
+  return bridge_self;
+}
 /* Called once at activation, on the initial thread. */
 void bridge_thread_start_initial(void);
 /* Deliver a pending implicit-barrier end / implicit-task end. */
@@ -281,6 +297,8 @@ void bridge_task_unref(bridge_task_t *task);
 static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
   task->below = t->cur;
   task->scope_base = t->nscopes;
+  for (int k = 0; k < BRIDGE_PAIRS; k++)
+    task->pair_next[k] = bridge_pairs[k].next;
   __atomic_store_n(&task->status, BRIDGE_TASK_RUNNING, __ATOMIC_RELAXED);
   atomic_signal_fence(memory_order_seq_cst);
   t->cur = task;
@@ -289,6 +307,9 @@ static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
 static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
   t->cur = task->below;
   atomic_signal_fence(memory_order_seq_cst);
+  if (t == bridge_self)
+    for (int k = 0; k < BRIDGE_PAIRS; k++)
+      bridge_pairs[k].next = task->pair_next[k];
 }
 /* The OMPT working state of a thread running task. */
 static inline ompt_state_t bridge_working_state(const bridge_task_t *task) {
@@ -298,30 +319,160 @@ static inline ompt_state_t bridge_working_state(const bridge_task_t *task) {
              : ompt_state_work_serial;
 }
 /* Dependence tracking of a completed generating task (bridge_events.c). */
-void bridge_deps_release(bridge_thread_t *t, bridge_task_t *task);
+void bridge_deps_free(bridge_thread_t *t, bridge_task_t *task);
+static inline void bridge_deps_release(bridge_thread_t *t,
+                                       bridge_task_t *task) {
+  if (task->deps)
+    bridge_deps_free(t, task);
+}
 
 /* ---- Scopes -------------------------------------------------------------- */
 
+/* Makes room for one more scope; 0 when memory is out. */
+int bridge_scope_grow(bridge_thread_t *t);
 /* Push an open scope; returns whether its begin is to be delivered
  * (monitoring on and the current task announced). */
-int bridge_scope_push(bridge_thread_t *t, int what, int bucket, int kind,
-                      uint64_t arg, const void *codeptr);
+static inline int bridge_scope_push(bridge_thread_t *t, int what, int bucket,
+                                    int kind, uint64_t arg,
+                                    const void *codeptr) {
+  if (__builtin_expect(t->nscopes == t->scope_cap, 0) && !bridge_scope_grow(t))
+    return 0; /* not recorded, so neither end is delivered */
+  bridge_task_t *cur = t->cur;
+  int delivered = bridge_enabled && (!cur || cur->announced);
+  bridge_scope_t *s = &t->scopes[t->nscopes++];
+  s->what = (uint8_t)what;
+  s->delivered = (uint8_t)delivered;
+  s->bucket = (uint8_t)bucket;
+  s->set_enter = 0;
+  s->kind = kind;
+  s->arg = arg;
+  s->codeptr = codeptr;
+  s->seq = 0;
+  return delivered;
+}
 /* Pop the innermost scope of this kind (what; kind -1: any kind; arg when
  * match_arg) of the current task, delivering the ends of scopes above it
  * that were left open (a cancelled construct).  Copies it into *out; 0 when
  * there is none. */
 int bridge_scope_pop(bridge_thread_t *t, int what, int kind, uint64_t arg,
                      int match_arg, bridge_scope_t *out);
-/* Deliver the end of a popped scope (if its begin was delivered). */
-void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
-                      const void *codeptr);
+/* The same for a masked or work scope, found by its begin's number. */
+int bridge_scope_pop_seq(bridge_thread_t *t, int what, uint32_t seq,
+                         bridge_scope_t *out);
+/* Deliver the end of a popped scope (if its begin was delivered), as the
+ * tool must see it; inline, so that a caller that knows the kind gets only
+ * that case. */
+static inline __attribute__((always_inline)) void
+bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *s, int what,
+                    const void *codeptr) {
+  bridge_task_t *task = t->cur;
+  if (s->set_enter && task) {
+    task->frame.enter_frame.ptr = NULL;
+  }
+  if (!s->delivered)
+    return;
+  ompt_data_t *pd = task ? task->parallel_data : NULL;
+  ompt_data_t *td = task ? &task->task_data : NULL;
+  int b = s->bucket;
+  switch (what) {
+  case BRIDGE_SC_WORK: {
+    ompt_callback_work_t cb = BRIDGE_GROUP(b, work);
+    if (cb)
+      cb((ompt_work_t)s->kind, ompt_scope_end, pd, td, s->arg, codeptr);
+    break;
+  }
+  case BRIDGE_SC_MASKED: {
+    ompt_callback_masked_t cb = BRIDGE_GROUP(b, masked);
+    if (cb)
+      cb(ompt_scope_end, pd, td, codeptr);
+    break;
+  }
+  /* A barrier's region ends right after its wait. */
+  case BRIDGE_SC_SYNC:
+  case BRIDGE_SC_SYNC_WAIT: {
+    ompt_callback_sync_region_t w =
+        BRIDGE_GROUP_AS(b, sync_region_wait, ompt_callback_sync_region_t);
+    if (w)
+      w((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
+    if (what == BRIDGE_SC_SYNC_WAIT)
+      break;
+  }
+    /* fall through */
+  case BRIDGE_SC_SYNC_REGION: {
+    ompt_callback_sync_region_t cb = BRIDGE_GROUP(b, sync_region);
+    if (cb)
+      cb((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
+    break;
+  }
+  case BRIDGE_SC_HELD: {
+    ompt_callback_mutex_t cb =
+        BRIDGE_GROUP_AS(b, mutex_released, ompt_callback_mutex_t);
+    if (cb)
+      cb((ompt_mutex_t)s->kind, (ompt_wait_id_t)s->arg, codeptr);
+    break;
+  }
+  default:
+    /* parallel (closed by its own events; its team may be gone), mutex
+     * waits, scheduling points: no end callback of their own */
+    break;
+  }
+}
+
+/* A scope leaves the stack: masked and work records are counted per thread
+ * (bridge_pairs; only the thread itself keeps its count). */
+
+/* what: the scope's kind, when the caller knows it (the switch folds). */
+static inline void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
+                                    const void *codeptr) {
+  bridge_scope_end_as(t, s, s->what, codeptr);
+}
+
+static inline void bridge_scope_forget(bridge_thread_t *t,
+                                       const bridge_scope_t *s) {
+  if (t != bridge_self)
+    return;
+  if (s->what == BRIDGE_SC_MASKED)
+    bridge_pairs[BRIDGE_PAIR_MASKED].open--;
+  else if (s->what == BRIDGE_SC_WORK)
+    bridge_pairs[BRIDGE_PAIR_WORK].open--;
+  else if (s->what == BRIDGE_SC_HELD)
+    bridge_pairs[BRIDGE_PAIR_HELD].open--;
+}
+
 /* Pop and end every scope above depth (recovery); codeptr NULL: each
  * scope's own. */
 void bridge_scope_close_to(bridge_thread_t *t, int depth, const void *codeptr);
+/* The same, with the common case (nothing left open) inline. */
+static inline void bridge_scope_close_open(bridge_thread_t *t, int depth,
+                                           const void *codeptr) {
+  if (__builtin_expect(t->nscopes > depth, 0))
+    bridge_scope_close_to(t, depth, codeptr);
+}
 /* The top scope, if it was pushed by the current task. */
 static inline bridge_scope_t *bridge_scope_top(bridge_thread_t *t) {
   int base = t->cur ? t->cur->scope_base : 0;
   return t->nscopes > base ? &t->scopes[t->nscopes - 1] : (bridge_scope_t *)0;
+}
+
+/* ---- PAPI software-defined events (bridge_sde.c) ------------------------- */
+
+/* Nonzero once a reader read the counters: callbacks are counted. */
+extern atomic_int bridge_sde_counting;
+/* What the callback tables hold for a registered callback: the counting
+ * wrapper while counting, else the callback itself. */
+ompt_callback_t bridge_sde_callback(int which, ompt_callback_t registered);
+/* At activation, before the tool's initialize: load libsde, register. */
+void bridge_sde_start(void);
+/* A trace record was written into a tool's buffer (bridge_trace.c). */
+void bridge_sde_record_written(void);
+/* Trace records lost so far, every device (bridge_trace.c). */
+uint64_t bridge_trace_records_lost(void);
+/* The registered callback regardless of groups and On/Off (device
+ * initialisation and finalisation), as the tables would hold it. */
+static inline ompt_callback_t bridge_registered_cb(ompt_callbacks_t which) {
+  return bridge_sde_callback(
+      which,
+      atomic_load_explicit(&bridge_registered[which], memory_order_acquire));
 }
 
 ompt_interface_fn_t bridge_lookup(const char *name);
@@ -338,6 +489,6 @@ void bridge_create_deliver(bridge_thread_t *t);
 /* Whether libgomp's task entry exists (a task may be deferred at all). */
 int bridge_have_gomp_task(void);
 void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
-                                         unsigned);
+                                        unsigned);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

@@ -112,8 +112,8 @@ static struct device *device_get(int num, int is_host) {
     d->trace = bridge_trace_device_init(idx, num, is_host);
     /* Device (de)initialisation is not an event that POMP_Off pauses. */
     ompt_callback_device_initialize_t cb =
-        (ompt_callback_device_initialize_t)atomic_load(
-            &bridge_registered[ompt_callback_device_initialize]);
+        (ompt_callback_device_initialize_t)bridge_registered_cb(
+            ompt_callback_device_initialize);
     const char *type = is_host ? "host" : offload_type();
     bridge_log("device %d (%s) initialised", num, type);
     if (cb)
@@ -137,8 +137,8 @@ void bridge_devices_finalize(void) {
       continue;
     bridge_trace_shutdown(d->trace);
     ompt_callback_device_finalize_t cb =
-        (ompt_callback_device_finalize_t)atomic_load(
-            &bridge_registered[ompt_callback_device_finalize]);
+        (ompt_callback_device_finalize_t)bridge_registered_cb(
+            ompt_callback_device_finalize);
     if (cb)
       cb(d->num);
     bridge_log("device %d finalised", d->num);

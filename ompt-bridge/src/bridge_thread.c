@@ -18,7 +18,9 @@
 #include "bridge.h"
 #include "bridge_internal.h"
 
-static __thread bridge_thread_t *self
+__thread bridge_thread_t *bridge_self
+    __attribute__((tls_model("initial-exec")));
+__thread bridge_pair_seq_t bridge_pairs[BRIDGE_PAIRS]
     __attribute__((tls_model("initial-exec")));
 static _Atomic(bridge_thread_t *) registry;
 static atomic_int initial_seen;
@@ -47,7 +49,7 @@ static void on_thread_exit(void *arg) {
 static void on_fork_child(void) {
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next) {
     int alive = 0;
-    if (t != self)
+    if (t != bridge_self)
       atomic_compare_exchange_strong(&t->ended, &alive, BRIDGE_THREAD_GONE);
   }
 }
@@ -55,10 +57,6 @@ static void on_fork_child(void) {
 static void make_exit_key(void) {
   (void)pthread_key_create(&exit_key, on_thread_exit);
   (void)pthread_atfork(NULL, NULL, on_fork_child);
-}
-
-bridge_thread_t *bridge_thread_peek(void) {
-  return self;
 }
 
 #define BRIDGE_SCOPES_INITIAL 64
@@ -76,7 +74,7 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   do
     t->next = head;
   while (!atomic_compare_exchange_weak(&registry, &head, t));
-  self = t;
+  bridge_self = t;
   pthread_once(&exit_key_once, make_exit_key);
   (void)pthread_setspecific(exit_key, t);
   ompt_callback_thread_begin_t cb =
@@ -86,9 +84,9 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   return t;
 }
 
-bridge_thread_t *bridge_thread_self(void) {
-  if (__builtin_expect(self != NULL, 1))
-    return self;
+bridge_thread_t *bridge_thread_discover(void) {
+  if (bridge_self)
+    return bridge_self;
   int expected = 0;
   ompt_thread_t type =
       atomic_compare_exchange_strong(&initial_seen, &expected, 1)
@@ -136,10 +134,13 @@ bridge_task_t *bridge_task_alloc(bridge_thread_t *t) {
 }
 
 static void task_release(bridge_task_t *r) {
-  atomic_fetch_add_explicit(&r->gen, 1, memory_order_relaxed);
+  /* Only the thread that dropped the last reference writes gen now. */
+  atomic_store_explicit(&r->gen,
+                        atomic_load_explicit(&r->gen, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
   __atomic_store_n(&r->status, BRIDGE_TASK_FREE, __ATOMIC_RELAXED);
   bridge_thread_t *owner = r->owner;
-  if (owner == self) {
+  if (owner == bridge_self) {
     r->next_free = owner->free_tasks;
     owner->free_tasks = r;
     return;
@@ -155,7 +156,12 @@ static void task_release(bridge_task_t *r) {
 
 void bridge_task_unref(bridge_task_t *task) {
   while (task) {
-    if (atomic_fetch_sub_explicit(&task->refs, 1, memory_order_acq_rel) != 1)
+    /* A reference is only ever added by a holder of another one (a task
+     * creating a child, or the child's creator recording it), so the
+     * holder of the only reference needs no read-modify-write: the
+     * acquire load orders the others' earlier releases before the reuse. */
+    if (atomic_load_explicit(&task->refs, memory_order_acquire) != 1 &&
+        atomic_fetch_sub_explicit(&task->refs, 1, memory_order_acq_rel) != 1)
       return;
     bridge_task_t *parent = task->owns_parent_ref ? task->parent : NULL;
     task_release(task);
@@ -166,7 +172,7 @@ void bridge_task_unref(bridge_task_t *task) {
 /* ---- Scopes ---------------------------------------------------------------
  */
 
-static int scope_grow(bridge_thread_t *t) {
+int bridge_scope_grow(bridge_thread_t *t) {
   int cap = t->scope_cap ? 2 * t->scope_cap : BRIDGE_SCOPES_INITIAL;
   bridge_scope_t *s = realloc(t->scopes, (size_t)cap * sizeof *s);
   if (!s)
@@ -176,82 +182,11 @@ static int scope_grow(bridge_thread_t *t) {
   return 1;
 }
 
-int bridge_scope_push(bridge_thread_t *t, int what, int bucket, int kind,
-                      uint64_t arg, const void *codeptr) {
-  if (t->nscopes == t->scope_cap && !scope_grow(t))
-    return 0; /* not recorded, so neither end is delivered */
-  int delivered = bridge_enabled && (!t->cur || t->cur->announced);
-  t->scopes[t->nscopes++] = (bridge_scope_t){
-      .what = (uint8_t)what,
-      .delivered = (uint8_t)delivered,
-      .bucket = (uint8_t)bucket,
-      .kind = kind,
-      .arg = arg,
-      .codeptr = codeptr,
-  };
-  return delivered;
-}
-
-/* The end of one scope, as the tool must see it. */
-static void scope_end(bridge_thread_t *t, const bridge_scope_t *s,
-                      const void *codeptr) {
-  bridge_task_t *task = t->cur;
-  if (s->set_enter && task) {
-    task->frame.enter_frame.ptr = NULL;
-  }
-  if (!s->delivered)
-    return;
-  ompt_data_t *pd = task ? task->parallel_data : NULL;
-  ompt_data_t *td = task ? &task->task_data : NULL;
-  int b = s->bucket;
-  switch (s->what) {
-  case BRIDGE_SC_WORK: {
-    ompt_callback_work_t cb = BRIDGE_GROUP(b, work);
-    if (cb)
-      cb((ompt_work_t)s->kind, ompt_scope_end, pd, td, s->arg, codeptr);
-    break;
-  }
-  case BRIDGE_SC_MASKED: {
-    ompt_callback_masked_t cb = BRIDGE_GROUP(b, masked);
-    if (cb)
-      cb(ompt_scope_end, pd, td, codeptr);
-    break;
-  }
-  /* A barrier's region ends right after its wait. */
-  case BRIDGE_SC_SYNC:
-  case BRIDGE_SC_SYNC_WAIT: {
-    ompt_callback_sync_region_t w =
-        BRIDGE_GROUP_AS(b, sync_region_wait, ompt_callback_sync_region_t);
-    if (w)
-      w((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
-    if (s->what == BRIDGE_SC_SYNC_WAIT)
-      break;
-  }
-    /* fall through */
-  case BRIDGE_SC_SYNC_REGION: {
-    ompt_callback_sync_region_t cb = BRIDGE_GROUP(b, sync_region);
-    if (cb)
-      cb((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
-    break;
-  }
-  case BRIDGE_SC_HELD: {
-    ompt_callback_mutex_t cb =
-        BRIDGE_GROUP_AS(b, mutex_released, ompt_callback_mutex_t);
-    if (cb)
-      cb((ompt_mutex_t)s->kind, (ompt_wait_id_t)s->arg, codeptr);
-    break;
-  }
-  default:
-    /* parallel (closed by its own events; its team may be gone), mutex
-     * waits, scheduling points: no end callback of their own */
-    break;
-  }
-}
-
 void bridge_scope_close_to(bridge_thread_t *t, int depth, const void *codeptr) {
   while (t->nscopes > depth) {
     bridge_scope_t s = t->scopes[--t->nscopes];
-    scope_end(t, &s, codeptr ? codeptr : s.codeptr);
+    bridge_scope_forget(t, &s);
+    bridge_scope_end(t, &s, codeptr ? codeptr : s.codeptr);
   }
 }
 
@@ -263,6 +198,7 @@ int bridge_scope_pop(bridge_thread_t *t, int what, int kind, uint64_t arg,
     if (s->what == what && (kind < 0 || s->kind == kind) &&
         (!match_arg || s->arg == arg)) {
       bridge_scope_close_to(t, i + 1, NULL); /* left open: cancelled */
+      bridge_scope_forget(t, &t->scopes[i]);
       if (out)
         *out = t->scopes[i];
       t->nscopes = i;
@@ -272,9 +208,20 @@ int bridge_scope_pop(bridge_thread_t *t, int what, int kind, uint64_t arg,
   return 0;
 }
 
-void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
-                      const void *codeptr) {
-  scope_end(t, s, codeptr);
+int bridge_scope_pop_seq(bridge_thread_t *t, int what, uint32_t seq,
+                         bridge_scope_t *out) {
+  int base = t->cur ? t->cur->scope_base : 0;
+  for (int i = t->nscopes - 1; i >= base; i--) {
+    const bridge_scope_t *s = &t->scopes[i];
+    if (s->what == what && s->seq == seq) {
+      bridge_scope_close_to(t, i + 1, NULL); /* left open: cancelled */
+      bridge_scope_forget(t, &t->scopes[i]);
+      *out = t->scopes[i];
+      t->nscopes = i;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* ---- The initial thread and task ------------------------------------------
@@ -340,13 +287,13 @@ static void thread_end(bridge_thread_t *t) {
 extern int omp_in_parallel(void) __attribute__((weak));
 
 static void end_own_thread(void *arg) {
-  bridge_thread_t *t = self;
+  bridge_thread_t *t = bridge_self;
   if (t && t != (bridge_thread_t *)arg)
     thread_end(t);
 }
 
 void bridge_threads_end_all(void) {
-  bridge_thread_t *me = self;
+  bridge_thread_t *me = bridge_self;
   int workers = 0;
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
     if (t != me && !atomic_load(&t->ended))

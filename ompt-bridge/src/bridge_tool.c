@@ -205,6 +205,8 @@ static void do_init(void) {
     bridge_log("no tool: events are not delivered");
     return;
   }
+  /* Before initialize: a tool may initialise PAPI there. */
+  bridge_sde_start();
   int device = omp_get_initial_device ? omp_get_initial_device() : 0;
   /* Callbacks registered during initialize must be live, and events must not
    * be delivered before initialize returns. */

@@ -209,6 +209,14 @@ static void close_buf(struct bridge_trace_device *d, struct trace_buf *b) {
     mark_ready(d, b);
 }
 
+uint64_t bridge_trace_records_lost(void) {
+  uint64_t n = 0;
+  for (int i = 0; i < MAX_TRACE_DEVICES; i++)
+    n += atomic_load(&tdev[i].lost_nobuf) + atomic_load(&tdev[i].lost_small) +
+         atomic_load(&tdev[i].lost_ring);
+  return n;
+}
+
 static void report_loss(struct bridge_trace_device *d) {
   uint64_t nobuf = atomic_load(&d->lost_nobuf);
   uint64_t small = atomic_load(&d->lost_small);
@@ -327,6 +335,7 @@ static char *reserve(struct bridge_trace_device *d, size_t sz,
 
 static void commit(struct bridge_trace_device *d, struct trace_buf *b,
                    size_t sz) {
+  bridge_sde_record_written();
   size_t c = atomic_fetch_add(&b->committed, sz) + sz;
   if (c == atomic_load(&b->final))
     mark_ready(d, b);

@@ -5,7 +5,10 @@
  * doc/ompt-mapping.md is the table of what each event becomes.
  *
  * Cost rules: with no tool an event is a load and a branch; the handle of a
- * construct is resolved with one acquire load (a plain load on x86).  The
+ * construct is resolved with one acquire load (a plain load on x86).  An
+ * event that keeps no model of its own (dispatch, flush, and the begin/end
+ * pairs of masked and work regions) tests its callback slot here and calls
+ * into the bridge only when there is something to deliver.  The
  * return address into the user's code (codeptr_ra) and the frame of the
  * entry point are taken here, in the exported routine, so that they point
  * at the instrumented call site.
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
@@ -92,7 +96,7 @@ typedef struct seed_stack {
   POMP_Team_t *current[SEED_TEAM_DEPTH]; /* instances this thread is in */
   int current_depth;
 } seed_stack_t;
-static __thread seed_stack_t *seed;
+static __thread seed_stack_t *seed __attribute__((tls_model("initial-exec")));
 
 static seed_stack_t *seed_stack(void) {
   if (!seed)
@@ -161,7 +165,8 @@ static uint64_t iteration_count(int64_t init, int64_t final, int64_t incr) {
   return (uint64_t)((final - init) / incr) + 1;
 }
 
-static __thread ompt_dispatch_chunk_t loop_chunk;
+static __thread ompt_dispatch_chunk_t loop_chunk
+    __attribute__((tls_model("initial-exec")));
 
 EXPORT int32_t POMP_Loop_enter(POMP_Handle_t *handle, int32_t thread_id,
                                int64_t chunk_size, int64_t init_iter,
@@ -169,7 +174,7 @@ EXPORT int32_t POMP_Loop_enter(POMP_Handle_t *handle, int32_t thread_id,
                                const char ctc[]) {
   (void)thread_id, (void)chunk_size;
   FIRST_EVENT(handle, ctc);
-  bridge_work_begin(BRIDGE_B_LOOP_EE, r->loop_work,
+  bridge_work_enter(BRIDGE_B_LOOP_EE, r->loop_work,
                     iteration_count(init_iter, final_iter, incr), CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
@@ -179,6 +184,8 @@ EXPORT int32_t POMP_Loop_chunk_begin(POMP_Handle_t handle, int32_t thread_id,
                                      int64_t init_iter, int64_t final_iter) {
   (void)thread_id;
   LATER_EVENT(handle);
+  if (!bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
+    return POMP_SUCCESS;
   loop_chunk.start = (uint64_t)init_iter;
   loop_chunk.iterations = (uint64_t)(final_iter - init_iter + 1);
   bridge_dispatch(BRIDGE_B_LOOP_CHUNKS, ompt_dispatch_ws_loop_chunk,
@@ -190,6 +197,8 @@ EXPORT int32_t POMP_Loop_iter_begin(POMP_Handle_t handle, int32_t thread_id,
                                     int64_t iter) {
   (void)thread_id;
   LATER_EVENT(handle);
+  if (!bridge_wants(BRIDGE_B_LOOP_ITER_BE, ompt_callback_dispatch))
+    return POMP_SUCCESS;
   bridge_dispatch(BRIDGE_B_LOOP_ITER_BE, ompt_dispatch_iteration,
                   (ompt_data_t){.value = (uint64_t)iter}, FRAME);
   return POMP_SUCCESS;
@@ -199,6 +208,8 @@ EXPORT int32_t POMP_Loop_iter_event(POMP_Handle_t handle, int32_t thread_id,
                                     int64_t iter) {
   (void)thread_id;
   LATER_EVENT(handle);
+  if (!bridge_wants(BRIDGE_B_LOOP_ITER_EVENT, ompt_callback_dispatch))
+    return POMP_SUCCESS;
   bridge_dispatch(BRIDGE_B_LOOP_ITER_EVENT, ompt_dispatch_iteration,
                   (ompt_data_t){.value = (uint64_t)iter}, FRAME);
   return POMP_SUCCESS;
@@ -218,7 +229,7 @@ NO_OMPT_COUNTERPART(POMP_Loop_chunk_end)
 EXPORT int32_t POMP_Loop_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work_end(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
+  bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -229,7 +240,7 @@ EXPORT int32_t POMP_Workshare_enter(POMP_Handle_t *handle, int32_t thread_id,
                                     const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work_begin(BRIDGE_B_WORKSHARE_EE, ompt_work_workshare, 0, CODEPTR,
+  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_workshare, 0, CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
 }
@@ -238,7 +249,7 @@ NO_OMPT_COUNTERPART(POMP_Workshare_end)
 EXPORT int32_t POMP_Workshare_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work_end(BRIDGE_B_WORKSHARE_EE, ompt_work_workshare, CODEPTR, FRAME);
+  bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_workshare, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -246,7 +257,7 @@ EXPORT int32_t POMP_Sections_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work_begin(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, 0, CODEPTR,
+  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, 0, CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
 }
@@ -255,6 +266,8 @@ EXPORT int32_t POMP_Section_begin(POMP_Handle_t handle, int32_t section_num,
                                   int32_t thread_id) {
   (void)thread_id, (void)section_num;
   LATER_EVENT(handle);
+  if (!bridge_wants(BRIDGE_B_WORKSHARE_BE, ompt_callback_dispatch))
+    return POMP_SUCCESS;
   /* OpenMP 5.2: the instance of a section dispatch is its code address. */
   bridge_dispatch(BRIDGE_B_WORKSHARE_BE, ompt_dispatch_section,
                   (ompt_data_t){.ptr = CODEPTR}, FRAME);
@@ -265,7 +278,7 @@ NO_OMPT_COUNTERPART(POMP_Section_end)
 EXPORT int32_t POMP_Sections_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work_end(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
+  bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -303,14 +316,14 @@ EXPORT int32_t POMP_Scope_enter(POMP_Handle_t *handle, int32_t thread_id,
                                 const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work_begin(BRIDGE_B_WORKSHARE_EE, ompt_work_scope, 0, CODEPTR, FRAME);
+  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_scope, 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Scope_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work_end(BRIDGE_B_WORKSHARE_EE, ompt_work_scope, CODEPTR, FRAME);
+  bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_scope, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -342,16 +355,16 @@ EXPORT int32_t POMP_Critical_begin(POMP_Handle_t handle, int32_t thread_id) {
 EXPORT int32_t POMP_Critical_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_released(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_critical, r->wait_id, CODEPTR,
+                            FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Critical_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_released(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_critical, r->wait_id, CODEPTR,
+                            FRAME);
   return POMP_SUCCESS;
 }
 
@@ -359,14 +372,14 @@ EXPORT int32_t POMP_Master_begin(POMP_Handle_t *handle, int32_t thread_id,
                                  const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_masked(ompt_scope_begin, CODEPTR, FRAME);
+  bridge_masked_fast(ompt_scope_begin, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Master_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_masked(ompt_scope_end, CODEPTR, FRAME);
+  bridge_masked_fast(ompt_scope_end, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -374,14 +387,14 @@ EXPORT int32_t POMP_Masked_begin(POMP_Handle_t *handle, int32_t thread_id,
                                  int32_t filter, const char ctc[]) {
   (void)thread_id, (void)filter; /* OMPT's masked callback has no filter */
   FIRST_EVENT(handle, ctc);
-  bridge_masked(ompt_scope_begin, CODEPTR, FRAME);
+  bridge_masked_fast(ompt_scope_begin, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Masked_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_masked(ompt_scope_end, CODEPTR, FRAME);
+  bridge_masked_fast(ompt_scope_end, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -428,6 +441,8 @@ EXPORT int32_t POMP_Flush_event(POMP_Handle_t *handle, int32_t thread_id,
                                 const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
+  if (!bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_flush))
+    return POMP_SUCCESS;
   bridge_flush(CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
@@ -438,18 +453,16 @@ EXPORT int32_t POMP_Atomic_enter(POMP_Handle_t *handle, int32_t thread_id,
                                  const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_mutex_acquire(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
-                       FRAME);
-  bridge_mutex_acquired(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
+                          FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Atomic_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_released(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
+                            FRAME);
   return POMP_SUCCESS;
 }
 
@@ -458,12 +471,10 @@ EXPORT int32_t POMP_Atomic_event(POMP_Handle_t *handle, int32_t thread_id,
                                  const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_mutex_acquire(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
-                       FRAME);
-  bridge_mutex_acquired(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
-                        FRAME);
-  bridge_mutex_released(SYNC_EE, ompt_mutex_atomic, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
+                          FRAME);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
+                            FRAME);
   return POMP_SUCCESS;
 }
 
@@ -487,16 +498,16 @@ EXPORT int32_t POMP_Ordered_begin(POMP_Handle_t handle, int32_t thread_id) {
 EXPORT int32_t POMP_Ordered_end(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_released(SYNC_EE, ompt_mutex_ordered, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_ordered, r->wait_id, CODEPTR,
+                            FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Ordered_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_mutex_released(SYNC_EE, ompt_mutex_ordered, r->wait_id, 1, CODEPTR,
-                        FRAME);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_ordered, r->wait_id, CODEPTR,
+                            FRAME);
   return POMP_SUCCESS;
 }
 
@@ -665,7 +676,8 @@ EXPORT int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    int64_t incr, const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work_begin(BRIDGE_B_TASK_EE, ompt_work_taskloop,
+  bridge_taskloop_arm(CODEPTR); /* its tasks: bridge_taskloop.c */
+  bridge_work_enter(BRIDGE_B_TASK_EE, ompt_work_taskloop,
                     iteration_count(init_iter, final_iter, incr), CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
@@ -674,7 +686,8 @@ EXPORT int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
 EXPORT int32_t POMP_Taskloop_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_work_end(BRIDGE_B_TASK_EE, ompt_work_taskloop, CODEPTR, FRAME);
+  bridge_taskloop_disarm();
+  bridge_work_leave(BRIDGE_B_TASK_EE, ompt_work_taskloop, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 

@@ -215,7 +215,9 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
   else
     r->wait_id = (ompt_wait_id_t)(uintptr_t)r;
   r->ctc = ctc;
-  r->id = ++region_count;
+  r->id = region_count + 1;
+  /* Read without the lock by the PAPI counter below. */
+  __atomic_store_n(&region_count, r->id, __ATOMIC_RELAXED);
   r->next = regions;
   /* Published with release: pompt_region_info walks the list without the
    * lock. */
@@ -245,8 +247,16 @@ static int region_info(const void *codeptr, const char **ctc) {
   return 0;
 }
 
+static long long regions_registered(void *arg) {
+  (void)arg;
+  return (long long)__atomic_load_n(&region_count, __ATOMIC_RELAXED);
+}
+
 /* Before the bridge's constructor starts the tool, whose initialize may
- * look the entry point up. */
+ * look the entry point up (or read the PAPI counter). */
 __attribute__((constructor(101))) static void register_region_info(void) {
   bridge_register_entry("pompt_region_info", (ompt_interface_fn_t)region_info);
+  bridge_sde_counter("regions_registered",
+                     "POMP regions (instrumented constructs) registered",
+                     regions_registered, NULL, 1);
 }

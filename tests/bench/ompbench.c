@@ -1,7 +1,8 @@
 /*
  * ompbench.c -- the cost of OpenMP constructs, one measurement per construct.
  *
- *   ompbench [-s SAMPLES] [-t TARGET_MS] [-d DELAY_US] [CONSTRUCT...]
+ *   ompbench [-s SAMPLES] [-t TARGET_MS] [-d DELAY_US] [-r REPS]
+ *            [CONSTRUCT...]
  *
  * The same source is built several ways (plain gcc -fopenmp, pomp-cc with
  * and without a tool, clang with libomp with and without a tool) and
@@ -14,7 +15,10 @@
  *
  *     (test time - reference time) / REPS
  *
- * REPS is chosen per construct so that one test takes about TARGET_MS.
+ * REPS is chosen per construct so that one test takes about TARGET_MS, or
+ * given with -r (then nothing is calibrated: run_bench.py's instruction
+ * counts run a construct a fixed number of times, and with -d 0 the delay
+ * loop is empty).
  * Each construct is measured SAMPLES times, test and reference alternating;
  * the overhead printed is the fastest test minus the fastest reference
  * (on a shared machine, other load only ever adds time, so the minimum is
@@ -287,12 +291,12 @@ static long calibrate_delay(double delay_us) {
 }
 
 static void measure(const struct construct *c, int samples, double target_s,
-                    int threads) {
-  long reps = 8;
+                    int threads, long fixed_reps) {
+  long reps = fixed_reps > 0 ? fixed_reps : 8;
   /* Grow REPS until one test takes a quarter of the target, then scale;
    * each step takes the fastest of three timings, so that one disturbance
    * of a shared machine does not shrink REPS. */
-  for (;;) {
+  for (; fixed_reps <= 0;) {
     double t = seconds(c->run, reps);
     for (int k = 0; k < 2; k++) {
       double u = seconds(c->run, reps);
@@ -306,7 +310,7 @@ static void measure(const struct construct *c, int samples, double target_s,
     }
     reps *= 2;
   }
-  if (reps < 64L * threads)
+  if (reps < 64L * threads && fixed_reps <= 0)
     reps = 64L * threads;
   long ref_reps = reps;
   if (c->ref == REF_PER_THREAD)
@@ -346,7 +350,7 @@ static void measure(const struct construct *c, int samples, double target_s,
 static void usage(void) {
   fprintf(stderr,
           "usage: ompbench [-s SAMPLES] [-t TARGET_MS] [-d DELAY_US] "
-          "[CONSTRUCT...]\nconstructs:");
+          "[-r REPS] [CONSTRUCT...]\nconstructs:");
   for (size_t i = 0; i < N_CONSTRUCTS; i++)
     fprintf(stderr, " %s", constructs[i].name);
   fprintf(stderr, "\n");
@@ -356,6 +360,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
   int samples = 9;
   double target_ms = 20.0, delay_us = 0.1;
+  long fixed_reps = 0;
   int first = 1;
   for (; first < argc && argv[first][0] == '-'; first++) {
     if (first + 1 >= argc)
@@ -366,10 +371,12 @@ int main(int argc, char **argv) {
       target_ms = atof(argv[++first]);
     else if (!strcmp(argv[first], "-d"))
       delay_us = atof(argv[++first]);
+    else if (!strcmp(argv[first], "-r"))
+      fixed_reps = atol(argv[++first]);
     else
       usage();
   }
-  if (samples < 1 || target_ms <= 0 || delay_us < 0)
+  if (samples < 1 || target_ms <= 0 || delay_us < 0 || fixed_reps < 0)
     usage();
   omp_init_lock(&bench_lock);
   int threads = omp_get_max_threads();
@@ -383,7 +390,8 @@ int main(int argc, char **argv) {
     for (int a = first; a < argc && !wanted; a++)
       wanted = !strcmp(argv[a], constructs[i].name);
     if (wanted)
-      measure(&constructs[i], samples, target_ms * 1e-3, threads);
+      measure(&constructs[i], samples, target_ms * 1e-3, threads,
+              fixed_reps);
   }
   omp_destroy_lock(&bench_lock);
   return delay_sink < 0 && shared_sum < 0;

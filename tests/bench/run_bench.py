@@ -6,6 +6,8 @@ usage: run_bench.py constructs --gcc-bin B1 --pompt-bin B2 --null-tool T
                     [--samples 5] [--target-ms 10] [--markdown FILE]
        run_bench.py events --event-bin B --null-tool T [--rounds 5]
                     [--markdown FILE]
+       run_bench.py instructions --gcc-bin B1 --pompt-bin B2 --null-tool T
+                    [--clang-bin B4] [--markdown FILE]
 
 constructs: the variants of doc/performance.md,
   (1) gcc      plain gcc -fopenmp (libgomp)
@@ -21,6 +23,15 @@ variants.
 
 events: eventbench with no tool, under the null tool registering nothing,
 and registering everything: the cost of one POMP event in ns.
+
+instructions: the same variants as constructs, counted in instructions
+under valgrind (cachegrind, no cache simulation) instead of timed, with a
+team of one (no thread waits for another, so the count is exact and does
+not depend on the machine's load): each construct is run REPS1 and REPS2
+times (ompbench -r, empty delay loop) and the difference of the two
+counts, divided by REPS2 - REPS1, is what one execution costs the whole
+process (program, runtime, libpompt, tool).  Skipped (exit 77) without
+valgrind.
 
 No timing assertions: the exit status is 0 whenever every run succeeded.
 """
@@ -199,9 +210,79 @@ def events(args):
     return 0
 
 
+def count_instructions(cmd, env):
+    """Instructions the whole process executes (cachegrind's I refs)."""
+    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                        "--cachegrind-out-file=/dev/null"] + cmd, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=900)
+    if p.returncode != 0:
+        sys.stderr.write(f"FAIL: valgrind {' '.join(cmd)} exited "
+                         f"{p.returncode}\n{p.stderr}")
+        raise SystemExit(1)
+    for line in p.stderr.splitlines():
+        if "I" in line and "refs:" in line:
+            return int(line.split("refs:")[1].replace(",", "").split()[0])
+    sys.stderr.write(f"FAIL: no instruction count from valgrind\n{p.stderr}")
+    raise SystemExit(1)
+
+
+def instructions(args):
+    import shutil
+    if not shutil.which("valgrind"):
+        print("SKIP: valgrind not found")
+        return 77
+    variants = [("1", "gcc", args.gcc_bin, None),
+                ("2", "pompt", args.pompt_bin, None),
+                ("3", "pompt+null", args.pompt_bin, args.null_tool)]
+    if args.clang_bin:
+        variants += [("4", "clang+null", args.clang_bin, args.null_tool),
+                     ("5", "clang", args.clang_bin, None)]
+    names = ["parallel", "for", "parallel_for", "barrier", "single",
+             "critical", "lock", "atomic", "reduction", "master", "sections",
+             "task", "taskwait"]
+    r1, r2 = args.reps1, args.reps2
+    per = {v[0]: {} for v in variants}
+    for key, _, binary, tool in variants:
+        env = clean_env(1)
+        if tool:
+            env["OMP_TOOL_LIBRARIES"] = tool
+            env["POMPT_NULL_TOOL"] = "all"
+        for c in names:
+            n = [count_instructions([binary, "-s", "1", "-d", "0", "-r",
+                                     str(r), c], env) for r in (r1, r2)]
+            per[key][c] = (n[1] - n[0]) / (r2 - r1)
+        print(f"variant {key} done", flush=True)
+    have_clang = "5" in per
+    head = ("| construct | (1) gcc | (2) pompt | (3) pompt+null |" +
+            (" (4) clang+null | (5) clang |" if have_clang else "") +
+            " tool cost pompt (3)-(1) | tool cost libomp (4)-(5) |" +
+            (" pompt / libomp |" if have_clang else ""))
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for c in names:
+        row = [c] + [f"{per[k][c]:.0f}" for k in ("1", "2", "3")]
+        tp = per["3"][c] - per["1"][c]
+        if have_clang:
+            row += [f"{per[k][c]:.0f}" for k in ("4", "5")]
+            tl = per["4"][c] - per["5"][c]
+            row += [f"{tp:+.0f}", f"{tl:+.0f}",
+                    f"{tp / tl:.2f}" if tl > 0 else "n/a"]
+        else:
+            row += [f"{tp:+.0f}", "-"]
+        lines.append("| " + " | ".join(row) + " |")
+    text = "\n".join(lines)
+    print(f"instructions per execution of a construct, team of one, "
+          f"(count at {r2} - count at {r1} executions) / {r2 - r1}")
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["constructs", "events"])
+    ap.add_argument("mode", choices=["constructs", "events", "instructions"])
     ap.add_argument("--gcc-bin")
     ap.add_argument("--pompt-bin")
     ap.add_argument("--clang-bin")
@@ -212,8 +293,14 @@ def main():
     ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--target-ms", type=float, default=10.0)
     ap.add_argument("--calls", type=int, default=10000000)
+    ap.add_argument("--reps1", type=int, default=200)
+    ap.add_argument("--reps2", type=int, default=1200)
     ap.add_argument("--markdown")
     args = ap.parse_args()
+    if args.mode == "instructions":
+        if not args.gcc_bin or not args.pompt_bin:
+            ap.error("instructions needs --gcc-bin and --pompt-bin")
+        return instructions(args)
     if args.mode == "constructs":
         if not args.gcc_bin or not args.pompt_bin:
             ap.error("constructs needs --gcc-bin and --pompt-bin")

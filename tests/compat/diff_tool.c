@@ -97,7 +97,10 @@
   X(dependences)                                                               \
   X(task_dependence)                                                           \
   X(flush)                                                                     \
-  X(cancel)
+  X(cancel)                                                                    \
+  X(dispatch_taskloop_chunk)                                                   \
+  X(task_create_taskwait)                                                      \
+  X(taskwait_complete)
 
 enum counter {
 #define X(n) C_##n,
@@ -365,6 +368,11 @@ static void on_dispatch(ompt_data_t *parallel, ompt_data_t *task,
                         ompt_dispatch_t kind, ompt_data_t instance) {
   live("dispatch");
   const struct frame *f = top();
+  /* A taskloop's chunk is dispatched in the task that runs it. */
+  if (kind == ompt_dispatch_taskloop_chunk) {
+    count(C_dispatch_taskloop_chunk);
+    return;
+  }
   if (!f || f->scope != S_WORK)
     error("dispatch outside a worksharing region");
   switch (kind) {
@@ -598,6 +606,13 @@ static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
   count(C_task_create);
   if (flags & ompt_task_undeferred)
     count(C_task_create_undeferred);
+  /* The task of taskwait depend(...): its data is left alone (libomp 14
+   * keeps it in per-thread storage that it asserts to be empty at the next
+   * such taskwait, and does not always clear). */
+  if (flags & ompt_task_taskwait) {
+    count(C_task_create_taskwait);
+    return;
+  }
   task->value = TASK_CREATED;
   (void)parent, (void)frame, (void)has_deps, (void)codeptr;
 }
@@ -606,6 +621,12 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
                              ompt_data_t *next) {
   live("task_schedule");
   count(C_task_schedule);
+  if (status == ompt_taskwait_complete) {
+    if (!prior)
+      error("task_schedule: taskwait_complete of no task");
+    count(C_taskwait_complete);
+    return;
+  }
   if (status == ompt_task_complete || status == ompt_task_cancel ||
       status == ompt_task_late_fulfill) {
     if (prior && prior->value == TASK_DONE)

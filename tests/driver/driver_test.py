@@ -1250,6 +1250,226 @@ def case_errors(t):
     unchanged()
 
 
+# ---- pomp-instr options on pomp-cc's command line ----------------------------
+
+OPTS_C = r"""
+#include <stdio.h>
+int main(void) {
+  int n = 0;
+#pragma omp parallel
+  {
+#pragma omp critical
+    n += 1;
+  }
+  long s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < 10; i++)
+    s += i;
+  printf("n>0=%d s=%ld\n", n > 0, s);
+  return 0;
+}
+"""
+
+
+def undefined(t, obj):
+    """The symbols obj refers to and does not define."""
+    return set(t.run(["nm", "-u", obj]).stdout.split()) - {"U"}
+
+
+def vocabulary(message, after):
+    """The lower-case words a usage message lists after `after`."""
+    tail = message.split(after, 1)[1]
+    return set(re.findall(r"[a-z]+", tail)) - {"or", "and", "try", "pomp",
+                                               "instr", "help"}
+
+
+def case_instr_options(t):
+    """pomp-instr options given to pomp-cc: passed on, in effect, after
+    POMPT_INSTR_OPTIONS, and checked before anything runs."""
+    src = t.write("opts.c", OPTS_C)
+    # --show: the options reach the pomp-instr step, in order, both forms
+    p = t.pomp_cc("--show", "--disable=sync,task", "--loop-level",
+                  "iterations", "--instr-opt=--clang-arg=-DPOMPT_X=1",
+                  t.cc, "-fopenmp", "-c", src)
+    lines = p.stdout.splitlines()
+    check(len(lines) == 3 and lines[1].endswith(
+        " --disable=sync,task --loop-level=iterations "
+        "--clang-arg=-DPOMPT_X=1"), "pomp-instr step: %r" % lines)
+    check("--disable" not in lines[0] + lines[2],
+          "an instrumenter option reached the compiler: %r" % lines)
+
+    # in effect: the events of a disabled group are gone, iteration events
+    # come with --loop-level=iterations; the defaults as a control
+    t.pomp_cc(t.cc, "-fopenmp", "-c", src, "-o", "default.o")
+    t.pomp_cc("--disable=sync", t.cc, "-fopenmp", "-c", src, "-o", "nosync.o")
+    t.pomp_cc("--loop-level=iterations", t.cc, "-fopenmp", "-c", src, "-o",
+              "iter.o")
+    d, ns, it = (undefined(t, o) for o in ("default.o", "nosync.o", "iter.o"))
+    check("POMP_Critical_enter" in d and "POMP_Loop_iter_begin" not in d,
+          "default: %s" % sorted(d))
+    check("POMP_Critical_enter" not in ns
+          and "POMP_Parallel_enter_team" in ns, "--disable=sync: %s"
+          % sorted(ns))
+    check("POMP_Loop_iter_begin" in it and "POMP_Critical_enter" in it,
+          "--loop-level=iterations: %s" % sorted(it))
+    # after POMPT_INSTR_OPTIONS: a level there is overridden, groups add up
+    env = {"POMPT_INSTR_OPTIONS": "--loop-level=iterations --disable=parallel"}
+    t.pomp_cc("--loop-level=enterexit", "--disable=sync", t.cc, "-fopenmp",
+              "-c", src, "-o", "both.o", env=env)
+    b = undefined(t, "both.o")
+    check("POMP_Loop_iter_begin" not in b, "the command line's level does "
+          "not win over POMPT_INSTR_OPTIONS: %s" % sorted(b))
+    check("POMP_Critical_enter" not in b
+          and "POMP_Parallel_enter_team" not in b
+          and "POMP_Loop_enter" in b, "groups do not add up: %s" % sorted(b))
+    # a program built and linked with them runs as the plain one
+    want = plain_build(t, [src], "./plain")
+    t.pomp_cc("--disable=sync", "--loop-level=iterations",
+              "--instr-opt=--clang-arg=-DPOMPT_X=1", t.cc, "-fopenmp", src,
+              "-o", "prog")
+    got = t.run(["./prog"]).stdout
+    check(got == want, "output %r, plain %r" % (got, want))
+    for f in ("default.o", "nosync.o", "iter.o", "both.o", "prog", "plain"):
+        os.unlink(os.path.join(t.build, f))
+
+    # usage errors: status 2, the word at fault and what is allowed, before
+    # anything runs (no output, no temporary files)
+    bad = [
+        (["--disable=bogus"], ["'bogus'", "parallel", "target"]),
+        (["--disable=sync,,omp"], ["'omp'"]),
+        (["--disable="], ["needs", "parallel"]),
+        (["--loop-level=fast"], ["fast", "enterexit", "iterations"]),
+        (["--instr-opt=foo"], ["foo", "not an option"]),
+        (["--instr-opt=-ofile"], ["sets this"]),
+        (["--instr-opt=--lang=c++"], ["sets this"]),
+        (["--instr-opt=--no-such"], ["--no-such", "--instr-opt"]),
+        (["--instr-opt=--loop-level=fast"], ["fast"]),
+    ]
+    for args, words in bad:
+        p = t.pomp_cc(*(args + [t.cc, "-fopenmp", "-c", src, "-o", "x.o"]),
+                      expect=None)
+        check(p.returncode == 2, "%s: status %d" % (args, p.returncode))
+        for w in words:
+            check(w in p.stderr, "%s: %r lacks %r" % (args, p.stderr, w))
+        check(not os.listdir(t.build), "%s: wrote %s"
+              % (args, os.listdir(t.build)))
+    p = t.pomp_cc("--loop-level", expect=None)
+    check(p.returncode == 2 and "needs a value" in p.stderr,
+          "missing value: %d %r" % (p.returncode, p.stderr))
+
+    # pomp-cc knows exactly the groups and levels pomp-instr knows
+    instr = os.path.join(os.path.dirname(t.opts.pomp_cc), "pomp-instr")
+    words = {}
+    for opt, after_cc, after_instr in (
+            ("--disable", "groups:", "groups:"),
+            ("--loop-level", "levels:", "expected")):
+        cc = t.pomp_cc(opt + "=zzz", t.cc, "-c", src, expect=2).stderr
+        ins = t.run([instr, "--check-options", opt + "=zzz"], expect=1).stderr
+        a, b = vocabulary(cc, after_cc), vocabulary(ins, after_instr)
+        check(a == b and a, "%s: pomp-cc knows %s, pomp-instr %s"
+              % (opt, sorted(a), sorted(b)))
+        words[opt] = a
+        for w in a:
+            t.run([instr, "--check-options", "%s=%s" % (opt, w)])
+            t.pomp_cc("--show", "%s=%s" % (opt, w), t.cc, "-c", src)
+    check({"parallel", "sync", "target"} <= words["--disable"]
+          and {"enterexit", "iterations"} <= words["--loop-level"],
+          "vocabulary: %s" % words)
+    t.check_tmp_empty()
+
+
+# ---- units without OpenMP ------------------------------------------------------
+
+NO_OMP_C = r"""
+#include <omp.h>
+#include <stdio.h>
+int helper(int x) { return x * 3; }
+"""
+
+HDR_OMP_H = r"""
+static inline int in_header(void) {
+  int n = 0;
+#pragma omp parallel reduction(+ : n)
+  n += 1;
+  return n;
+}
+"""
+
+HDR_USER_C = r"""
+#include "omp_hdr.h"
+int use_header(void) { return in_header(); }
+"""
+
+API_ONLY_C = r"""
+#include <omp.h>
+int api_only(void) { return omp_get_max_threads(); }
+"""
+
+MACRO_PRAGMA_C = r"""
+#define PAR _Pragma("omp parallel")
+int via_macro(void) {
+  int n = 0;
+  PAR
+  {
+    n = 1;
+  }
+  return n;
+}
+"""
+
+POMP_ONLY_C = r"""
+int pomp_only(int x) {
+#pragma pomp inst begin(phase)
+  x += 1;
+#pragma pomp inst end(phase)
+  return x;
+}
+"""
+
+
+def case_uninstrumented(t):
+    """A unit without OpenMP is compiled without pomp-instr (its
+    preprocessed text as it is); anything pomp-instr would rewrite, also in
+    a user header, from a macro or only a runtime call, is instrumented."""
+    def steps(name, text, *flags):
+        src = t.write(name, text)
+        obj = os.path.splitext(name)[0] + ".o"
+        p = t.pomp_cc("--verbose", t.cc, "-fopenmp", "-O2", "-c", src,
+                      "-o", obj, *flags)
+        ran = "pomp-instr" in p.stderr
+        return ran, obj
+
+    ran, obj = steps("no_omp.c", NO_OMP_C)
+    check(not ran, "pomp-instr ran for a unit without OpenMP")
+    check(not init_functions(t.nm(obj)), "an init function without OpenMP")
+    plain = os.path.join(t.build, "plain.o")
+    t.run([t.cc, "-fopenmp", "-O2", "-c", os.path.join(t.src, "no_omp.c"),
+           "-o", plain])
+    check(t.nm(obj) == t.nm(plain), "symbols differ from the plain object")
+    os.unlink(plain)
+    t.write("omp_hdr.h", HDR_OMP_H)
+    for name, text, want in (
+            ("hdr_user.c", HDR_USER_C, "POMP_Parallel_enter_team"),
+            ("api_only.c", API_ONLY_C, "POMP_Api_omp_get_max_threads"),
+            ("macro_pragma.c", MACRO_PRAGMA_C, "POMP_Parallel_enter_team"),
+            ("pomp_only.c", POMP_ONLY_C, "POMP_User_region_begin")):
+        ran, obj = steps(name, text)
+        check(ran, "pomp-instr did not run for %s" % name)
+        check(want in undefined(t, obj), "%s: no %s" % (name, want))
+    # -save-temps keeps the unit that was compiled
+    ran, _ = steps("no_omp2.c", NO_OMP_C, "-save-temps")
+    check(not ran and os.path.exists(os.path.join(t.build, "no_omp2.i")),
+          "-save-temps: %s" % os.listdir(t.build))
+    # a program of such units and instrumented ones links and runs
+    main = t.write("main.c", MAIN_C)
+    work = t.write("work.c", WORK_C)
+    extra = t.write("extra.c", NO_OMP_C)
+    want = plain_build(t, [main, work, extra], "./plain")
+    t.pomp_cc(t.cc, "-fopenmp", main, work, extra, "-o", "prog")
+    check(t.run(["./prog"]).stdout == want, "output differs")
+    t.check_tmp_empty()
+
+
 def case_pomp_link(t):
     """pomp-link on its own; links that need nothing of pompt run
     unchanged; a compiler launcher (ccache) before the compiler."""

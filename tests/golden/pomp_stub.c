@@ -24,6 +24,7 @@
  * which the run tests compare with the case's expected event order.
  */
 #include <omp.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,7 +71,8 @@ enum ev {
   EV_TARGET_DATA_BODY,
   EV_TEAMS,
   EV_TEAMS_BODY,
-  EV_DISTRIBUTE
+  EV_DISTRIBUTE,
+  EV_DISTRIBUTE_PARALLEL
 };
 
 static const char *const ev_name[] = {
@@ -81,7 +83,8 @@ static const char *const ev_name[] = {
     "atomic",        "task creation", "task",          "taskwait",
     "taskgroup",     "taskgroup body", "taskyield",    "taskloop",
     "scope",         "user region",   "target",        "target data",
-    "target data body", "teams",      "teams body",    "distribute"};
+    "target data body", "teams",      "teams body",    "distribute",
+    "distribute parallel"};
 
 #define MAX_DEPTH 128
 static _Thread_local struct {
@@ -330,6 +333,52 @@ int32_t POMP_Loop_iter_begin(POMP_Handle_t h, int32_t thread_id,
 }
 int32_t POMP_Loop_iter_end(POMP_Handle_t h, int32_t thread_id) {
   close_ev(h, EV_ITER, thread_id);
+  return POMP_SUCCESS;
+}
+
+/* --loop-level=chunks: the chunk state must be the one the enter event
+ * set up, and its counter valid for the body's check. */
+#define CHUNKS_MAGIC UINT64_C(0x706f6d706368756b)
+int32_t POMP_Loop_chunks_enter(POMP_Handle_t *handle, int32_t thread_id,
+                               POMP_Chunks_t *chunks, int32_t schedule,
+                               int64_t chunk_size, int64_t init_iter,
+                               int64_t final_iter, int64_t incr,
+                               const char ctc[]) {
+  (void)chunk_size, (void)init_iter, (void)final_iter, (void)incr;
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "loop chunks enter", "for|forsimd|parallelfor|parallelforsimd");
+  if (schedule < POMP_CHUNKS_NONE || schedule > POMP_CHUNKS_RUNTIME)
+    problem("loop chunks enter: unknown schedule%s%s", "", "");
+  if (!chunks) {
+    problem("loop chunks enter without chunk storage%s%s", "", "");
+  } else {
+    chunks->pomp_left = schedule == POMP_CHUNKS_STATIC && chunk_size > 0
+                            ? 0
+                            : INT64_MAX;
+    chunks->pomp_opaque[0] = CHUNKS_MAGIC ^ (uint64_t)(uintptr_t)h;
+  }
+  log_event("loop_enter", h);
+  open_ev(h, EV_LOOP, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Loop_chunk_next(POMP_Handle_t h, int32_t thread_id,
+                             POMP_Chunks_t *chunks) {
+  check_tid(thread_id);
+  if (!chunks || chunks->pomp_opaque[0] != (CHUNKS_MAGIC ^ (uint64_t)(uintptr_t)h))
+    problem("chunk storage does not come from the loop's enter event%s%s", "",
+            "");
+  else
+    chunks->pomp_left = 2; /* a chunk of three iterations, for the check */
+  log_event("loop_chunk_next", h);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Loop_chunks_exit(POMP_Handle_t h, int32_t thread_id,
+                              POMP_Chunks_t *chunks) {
+  if (!chunks || chunks->pomp_opaque[0] != (CHUNKS_MAGIC ^ (uint64_t)(uintptr_t)h))
+    problem("chunk storage does not come from the loop's enter event%s%s", "",
+            "");
+  log_event("loop_exit", h);
+  close_ev(h, EV_LOOP, thread_id);
   return POMP_SUCCESS;
 }
 
@@ -630,6 +679,32 @@ int32_t POMP_Taskwait_enter(POMP_Handle_t *handle, int32_t thread_id,
 }
 int32_t POMP_Taskwait_exit(POMP_Handle_t h, int32_t thread_id) {
   log_event("taskwait_exit", h);
+  close_ev(h, EV_TASKWAIT, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskwait_depend_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                   POMP_Task_t *task,
+                                   const POMP_Dependence_t deps[],
+                                   int32_t ndeps, int32_t nowait,
+                                   const char ctc[]) {
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "taskwait depend", "taskwait");
+  if (!task || ndeps < 0 || (ndeps > 0 && !deps) || nowait < 0 || nowait > 1)
+    problem("taskwait depend: bad arguments%s%s", "", "");
+  for (int32_t i = 0; deps && i < ndeps; i++)
+    if (deps[i].type < 1 || deps[i].type > 7)
+      problem("taskwait depend: bad dependence type%s%s", "", "");
+  if (task)
+    task->pomp_opaque[0] = TASK_MAGIC ^ (uint64_t)(uintptr_t)h;
+  log_event("taskwait_depend_enter", h);
+  open_ev(h, EV_TASKWAIT, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Taskwait_depend_exit(POMP_Handle_t h, int32_t thread_id,
+                                  POMP_Task_t *task) {
+  if (!task || task->pomp_opaque[0] != (TASK_MAGIC ^ (uint64_t)(uintptr_t)h))
+    problem("taskwait depend: storage not from its enter event%s%s", "", "");
+  log_event("taskwait_depend_exit", h);
   close_ev(h, EV_TASKWAIT, thread_id);
   return POMP_SUCCESS;
 }
@@ -1044,6 +1119,140 @@ int32_t POMP_Distribute_exit(POMP_Handle_t h, int32_t thread_id) {
   close_ev(h, EV_DISTRIBUTE, thread_id);
   return POMP_SUCCESS;
 }
+int32_t POMP_Distribute_parallel_enter(POMP_Handle_t h, int32_t thread_id) {
+  check_type(h, "distribute parallel enter",
+             "distributeparallelfor|distributeparallelforsimd|"
+             "teamsdistributeparallelfor|teamsdistributeparallelforsimd");
+  log_event("distribute_parallel_enter", h);
+  open_ev(h, EV_DISTRIBUTE_PARALLEL, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Distribute_parallel_exit(POMP_Handle_t h, int32_t thread_id) {
+  log_event("distribute_parallel_exit", h);
+  close_ev(h, EV_DISTRIBUTE_PARALLEL, thread_id);
+  return POMP_SUCCESS;
+}
+
+/* --loop-level=chunks aliases the unit's calls of libgomp's loop entries to
+ * libpompt's pompt_GOMP_loop_*: here they only pass the call on. */
+typedef unsigned long long stub_ull;
+typedef uintptr_t stub_uptr;
+#define STUB_PASS(name, params, args)                                          \
+  extern bool name params;                                                     \
+  bool pompt_##name params;                                                    \
+  bool pompt_##name params { return name args; }
+#define START_LC(n)                                                            \
+  STUB_PASS(n, (long s, long e, long i, long c, long *is, long *ie),           \
+            (s, e, i, c, is, ie))
+#define START_LR(n)                                                            \
+  STUB_PASS(n, (long s, long e, long i, long *is, long *ie), (s, e, i, is, ie))
+#define START_L5(n)                                                            \
+  STUB_PASS(n,                                                                 \
+            (long s, long e, long i, long sc, long c, long *is, long *ie,      \
+             stub_uptr *r, void **m),                                          \
+            (s, e, i, sc, c, is, ie, r, m))
+#define START_LDC(n)                                                           \
+  STUB_PASS(n, (unsigned nc, long *cs, long c, long *is, long *ie),            \
+            (nc, cs, c, is, ie))
+#define START_LDR(n)                                                           \
+  STUB_PASS(n, (unsigned nc, long *cs, long *is, long *ie), (nc, cs, is, ie))
+#define START_LD5(n)                                                           \
+  STUB_PASS(n,                                                                 \
+            (unsigned nc, long *cs, long sc, long c, long *is, long *ie,       \
+             stub_uptr *r, void **m),                                          \
+            (nc, cs, sc, c, is, ie, r, m))
+#define NEXT_L(n) STUB_PASS(n, (long *is, long *ie), (is, ie))
+#define START_UC(n)                                                            \
+  STUB_PASS(n,                                                                 \
+            (bool up, stub_ull s, stub_ull e, stub_ull i, stub_ull c,          \
+             stub_ull *is, stub_ull *ie),                                      \
+            (up, s, e, i, c, is, ie))
+#define START_UR(n)                                                            \
+  STUB_PASS(n,                                                                 \
+            (bool up, stub_ull s, stub_ull e, stub_ull i, stub_ull *is,        \
+             stub_ull *ie),                                                    \
+            (up, s, e, i, is, ie))
+#define START_U5(n)                                                            \
+  STUB_PASS(n,                                                                 \
+            (bool up, stub_ull s, stub_ull e, stub_ull i, long sc, stub_ull c, \
+             stub_ull *is, stub_ull *ie, stub_uptr *r, void **m),              \
+            (up, s, e, i, sc, c, is, ie, r, m))
+#define START_UDC(n)                                                           \
+  STUB_PASS(n,                                                                 \
+            (unsigned nc, stub_ull *cs, stub_ull c, stub_ull *is,              \
+             stub_ull *ie),                                                    \
+            (nc, cs, c, is, ie))
+#define START_UDR(n)                                                           \
+  STUB_PASS(n, (unsigned nc, stub_ull *cs, stub_ull *is, stub_ull *ie),        \
+            (nc, cs, is, ie))
+#define START_UD5(n)                                                           \
+  STUB_PASS(n,                                                                 \
+            (unsigned nc, stub_ull *cs, long sc, stub_ull c, stub_ull *is,     \
+             stub_ull *ie, stub_uptr *r, void **m),                            \
+            (nc, cs, sc, c, is, ie, r, m))
+#define NEXT_U(n) STUB_PASS(n, (stub_ull * is, stub_ull * ie), (is, ie))
+START_LC(GOMP_loop_static_start)
+START_LC(GOMP_loop_dynamic_start)
+START_LC(GOMP_loop_guided_start)
+START_LC(GOMP_loop_nonmonotonic_dynamic_start)
+START_LC(GOMP_loop_nonmonotonic_guided_start)
+START_LC(GOMP_loop_ordered_static_start)
+START_LC(GOMP_loop_ordered_dynamic_start)
+START_LC(GOMP_loop_ordered_guided_start)
+START_LR(GOMP_loop_runtime_start)
+START_LR(GOMP_loop_nonmonotonic_runtime_start)
+START_LR(GOMP_loop_maybe_nonmonotonic_runtime_start)
+START_LR(GOMP_loop_ordered_runtime_start)
+START_L5(GOMP_loop_start)
+START_L5(GOMP_loop_ordered_start)
+START_LDC(GOMP_loop_doacross_static_start)
+START_LDC(GOMP_loop_doacross_dynamic_start)
+START_LDC(GOMP_loop_doacross_guided_start)
+START_LDR(GOMP_loop_doacross_runtime_start)
+START_LD5(GOMP_loop_doacross_start)
+NEXT_L(GOMP_loop_static_next)
+NEXT_L(GOMP_loop_dynamic_next)
+NEXT_L(GOMP_loop_guided_next)
+NEXT_L(GOMP_loop_runtime_next)
+NEXT_L(GOMP_loop_nonmonotonic_dynamic_next)
+NEXT_L(GOMP_loop_nonmonotonic_guided_next)
+NEXT_L(GOMP_loop_nonmonotonic_runtime_next)
+NEXT_L(GOMP_loop_maybe_nonmonotonic_runtime_next)
+NEXT_L(GOMP_loop_ordered_static_next)
+NEXT_L(GOMP_loop_ordered_dynamic_next)
+NEXT_L(GOMP_loop_ordered_guided_next)
+NEXT_L(GOMP_loop_ordered_runtime_next)
+START_UC(GOMP_loop_ull_static_start)
+START_UC(GOMP_loop_ull_dynamic_start)
+START_UC(GOMP_loop_ull_guided_start)
+START_UC(GOMP_loop_ull_nonmonotonic_dynamic_start)
+START_UC(GOMP_loop_ull_nonmonotonic_guided_start)
+START_UC(GOMP_loop_ull_ordered_static_start)
+START_UC(GOMP_loop_ull_ordered_dynamic_start)
+START_UC(GOMP_loop_ull_ordered_guided_start)
+START_UR(GOMP_loop_ull_runtime_start)
+START_UR(GOMP_loop_ull_nonmonotonic_runtime_start)
+START_UR(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+START_UR(GOMP_loop_ull_ordered_runtime_start)
+START_U5(GOMP_loop_ull_start)
+START_U5(GOMP_loop_ull_ordered_start)
+START_UDC(GOMP_loop_ull_doacross_static_start)
+START_UDC(GOMP_loop_ull_doacross_dynamic_start)
+START_UDC(GOMP_loop_ull_doacross_guided_start)
+START_UDR(GOMP_loop_ull_doacross_runtime_start)
+START_UD5(GOMP_loop_ull_doacross_start)
+NEXT_U(GOMP_loop_ull_static_next)
+NEXT_U(GOMP_loop_ull_dynamic_next)
+NEXT_U(GOMP_loop_ull_guided_next)
+NEXT_U(GOMP_loop_ull_runtime_next)
+NEXT_U(GOMP_loop_ull_nonmonotonic_dynamic_next)
+NEXT_U(GOMP_loop_ull_nonmonotonic_guided_next)
+NEXT_U(GOMP_loop_ull_nonmonotonic_runtime_next)
+NEXT_U(GOMP_loop_ull_maybe_nonmonotonic_runtime_next)
+NEXT_U(GOMP_loop_ull_ordered_static_next)
+NEXT_U(GOMP_loop_ull_ordered_dynamic_next)
+NEXT_U(GOMP_loop_ull_ordered_guided_next)
+NEXT_U(GOMP_loop_ull_ordered_runtime_next)
 
 __attribute__((destructor)) static void check_balance(void) {
   long n = __atomic_load_n(&open_events, __ATOMIC_RELAXED);

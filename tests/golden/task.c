@@ -51,6 +51,10 @@ int main(void) {
 #pragma omp task if(0)
     b = fib(7);
 #pragma omp taskwait
+#pragma omp task depend(out: a[0:4]) depend(inout: b) shared(a)
+    a[0] += b;
+#pragma omp taskwait depend(in: a[0:4], c) depend(inout: b)
+    CHECK_LINE();
   }
   CHECK_LINE();
   printf("sum=%d b=%d c=%d p=%d\n", sum, b, c, p[15]);

@@ -10,8 +10,8 @@
  *    one final task with a child (included: final, undeferred),
  *    3 tasks in a taskgroup, 4 tasks with dependences on one variable
  *    (out; in; in; inout: 4 pairs of dependent tasks), a taskyield, a
- *    taskloop (its tasks are not reported one by one), and a taskwait.
- * That is 23 tasks.  The out task holds back until every dependent task is
+ *    taskloop, and a taskwait.
+ * That is 23 tasks, and the taskloop's 4 (libpompt finds them in libgomp).  The out task holds back until every dependent task is
  * created, so that each dependence is still pending when its sink is made
  * and the pairs are deterministic.
  *

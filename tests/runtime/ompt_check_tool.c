@@ -131,7 +131,14 @@ static atomic_int errors;
   X(error_warning)                                                             \
   X(error_fatal)                                                               \
   X(samples)                                                                   \
-  X(samples_in_task)
+  X(samples_in_task)                                                           \
+  X(chunk_iterations)                                                          \
+  X(chunk_index_sum)                                                           \
+  X(dispatch_taskloop_chunk)                                                   \
+  X(taskloop_iterations)                                                       \
+  X(taskloop_index_sum)                                                        \
+  X(task_create_taskwait)                                                      \
+  X(taskwait_complete)
 
 enum counter {
 #define X(n) C_##n,
@@ -255,7 +262,7 @@ static void check_codeptr(const char *what, const void *codeptr) {
 #define TAG 0x5a00000000000000ull
 #define TAG_MASK 0xff00000000000000ull
 #define TASKS_MAX (1u << 20)
-enum { T_NONE, T_CREATED, T_RUNNING, T_DONE };
+enum { T_NONE, T_CREATED, T_RUNNING, T_DONE, T_TASKWAIT };
 static _Atomic unsigned char task_state[TASKS_MAX];
 static _Atomic(ompt_data_t *) task_creator[TASKS_MAX];
 static _Atomic unsigned char task_has_deps[TASKS_MAX];
@@ -349,7 +356,7 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
   if (requested < 1)
     error("requested parallelism %u", requested);
   check_codeptr("parallel_begin", codeptr);
-  if (!(flags & ompt_parallel_team))
+  if (!(flags & (ompt_parallel_team | ompt_parallel_league)))
     error("parallel_begin flags 0x%x lack ompt_parallel_team", flags);
   if (!frame || !frame->enter_frame.ptr)
     error("parallel_begin: encountering task frame has no enter_frame");
@@ -467,10 +474,32 @@ static void on_dispatch(ompt_data_t *parallel, ompt_data_t *task,
     count(C_dispatch_section);
   else if (kind == ompt_dispatch_iteration)
     count(C_dispatch_iteration);
-  else if (kind == ompt_dispatch_ws_loop_chunk) {
-    count(C_dispatch_chunk);
-    if (!instance.ptr)
-      error("dispatch(ws_loop_chunk) without a chunk");
+  else if (kind == ompt_dispatch_ws_loop_chunk ||
+           kind == ompt_dispatch_taskloop_chunk) {
+    /* The sums let a test check that a loop's chunks partition its
+     * logical iterations 0 .. N-1: N iterations, indices summing to
+     * N(N-1)/2. */
+    int tl = kind == ompt_dispatch_taskloop_chunk;
+    const ompt_dispatch_chunk_t *ch = instance.ptr;
+    count(tl ? C_dispatch_taskloop_chunk : C_dispatch_chunk);
+    if (!ch) {
+      error("dispatch(%s) without a chunk", tl ? "taskloop_chunk"
+                                               : "ws_loop_chunk");
+    } else {
+      if (ch->iterations == 0)
+        error("dispatch: a chunk of no iterations");
+      atomic_fetch_add(&counts[tl ? C_taskloop_iterations : C_chunk_iterations],
+                       (long)ch->iterations);
+      atomic_fetch_add(&counts[tl ? C_taskloop_index_sum : C_chunk_index_sum],
+                       (long)(ch->iterations * ch->start +
+                              ch->iterations * (ch->iterations - 1) / 2));
+    }
+    if (tl) {
+      int flags = 0;
+      if (!get_task_info(0, &flags, NULL, NULL, NULL, NULL) ||
+          !(flags & ompt_task_explicit))
+        error("dispatch(taskloop_chunk) outside an explicit task");
+    }
   }
   check_task("dispatch", task);
   (void)parallel;
@@ -710,7 +739,14 @@ static void on_task_create(ompt_data_t *encountering,
   count(C_task_create);
   if (!task || task->value)
     error("task_create: new task data not fresh");
-  if ((flags & 0xff) != ompt_task_explicit)
+  /* The dependence task of a taskwait with depend clauses (OpenMP 5.2):
+   * never scheduled, completed by task_schedule(ompt_taskwait_complete). */
+  int taskwait = (flags & 0xff) == ompt_task_taskwait;
+  if (taskwait) {
+    count(C_task_create_taskwait);
+    if (!has_dependences)
+      error("task_create of a taskwait task without dependences");
+  } else if ((flags & 0xff) != ompt_task_explicit)
     error("task_create: flags 0x%x are not those of an explicit task", flags);
   if (flags & ompt_task_undeferred)
     count(C_task_create_undeferred);
@@ -745,7 +781,7 @@ static void on_task_create(ompt_data_t *encountering,
   if (idx) {
     atomic_store(&task_creator[idx], encountering);
     atomic_store(&task_has_deps[idx], (unsigned char)has_dependences);
-    atomic_store(&task_state[idx], T_CREATED);
+    atomic_store(&task_state[idx], taskwait ? T_TASKWAIT : T_CREATED);
   }
 }
 
@@ -754,7 +790,8 @@ static void on_dependences(ompt_data_t *task, const ompt_dependence_t *deps,
   on_thread("dependences");
   count(C_dependences);
   unsigned idx = task_index(task);
-  if (!idx || atomic_load(&task_state[idx]) != T_CREATED)
+  unsigned char st = idx ? atomic_load(&task_state[idx]) : T_NONE;
+  if (st != T_CREATED && st != T_TASKWAIT)
     error("dependences for a task that is not a created, unscheduled one");
   else if (!atomic_load(&task_has_deps[idx]))
     error("dependences for a task created without has_dependences");
@@ -776,7 +813,8 @@ static void on_task_dependence(ompt_data_t *src, ompt_data_t *sink) {
   unsigned s = task_index(src), k = task_index(sink);
   if (!s || !k || s == k)
     error("task_dependence between %p and %p", (void *)src, (void *)sink);
-  else if (atomic_load(&task_state[k]) != T_CREATED)
+  else if (atomic_load(&task_state[k]) != T_CREATED &&
+           atomic_load(&task_state[k]) != T_TASKWAIT)
     error("task_dependence: the sink task already ran");
 }
 
@@ -825,6 +863,16 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
     if (!working(s))
       error("task_schedule switch: state 0x%x in the new task", s);
     push(S_TASK, next->value, prior);
+    return;
+  }
+  if (status == ompt_taskwait_complete) {
+    count(C_taskwait_complete);
+    unsigned idx = task_index(prior);
+    unsigned char st = idx ? atomic_exchange(&task_state[idx], T_DONE) : 0;
+    if (st != T_TASKWAIT)
+      error("task_schedule(taskwait_complete) of a task that is not a "
+            "taskwait's (state %d)",
+            st);
     return;
   }
   if (status == ompt_task_complete)

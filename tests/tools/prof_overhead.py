@@ -2,22 +2,33 @@
 """pompt-prof's overhead: each benchmark built several ways, run with and
 without the profiler, side by side in one run.
 
-usage: prof_overhead.py --prof PATH/pompt-prof [--threads N] [--reps R]
-                        [--out FILE.md]
+usage: prof_overhead.py --prof PATH/pompt-prof [--threads N[,N...]]
+                        [--reps R] [--out FILE.md] [--env KEY=VALUE ...]
                         --bench NAME:ARGS:VARIANT=BIN[,VARIANT=BIN...] ...
 
 VARIANT names a build: gcc (plain gcc -fopenmp), pompt (pomp-cc gcc
 -fopenmp), clang (clang -fopenmp on LLVM's libomp).  Every build runs bare;
 pompt and clang builds run under pompt-prof too, at its default settings
-(report, all files, timeline).  Runs alternate between the variants, R
-rounds; the table gives the median of the kernel time each benchmark prints
-("time <s>") and of the whole process's wall time, and the overhead of the
-profiled runs against the same build unprofiled (and, for pompt, against
-plain gcc).  Nothing is asserted: the machine's noise is the reader's to
-judge (min and max are given).
+(report, all five files, timeline).
+
+Runs are interleaved: each round runs every variant once, in turn, the
+order reversed every other round, so that a bare run and its profiled run
+are neighbours in time and drift of the machine's load hits both alike.
+Three times are taken of each run: the kernel (what the benchmark prints,
+"time <s>": the profiler's cost per callback), the whole process (wall
+clock from start to exit: also the profiler's start and the writing of the
+profile at the end) and the process's CPU time (user + system, from
+getrusage: on a loaded machine the steadiest of the three for a run of one
+thread, which does not wait for others).  The tables give, per variant, the median, the minimum
+and the quartiles; per profiled variant, its overhead against the same
+build run bare three ways: of the medians, of the minima, and the median of
+the per-round ratios (profiled / bare of the same round) with their
+quartiles.  The load average of the machine at the start and at the end is
+printed with them.  Nothing is asserted: timings are the reader's to judge.
 """
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -26,11 +37,22 @@ import tempfile
 import time
 
 
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "%.2f %.2f %.2f" % os.getloadavg()
+
+
 def run_once(cmd, env, cwd):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
                        timeout=600)
     wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode != 0:
         sys.stderr.write(p.stdout + p.stderr)
         raise SystemExit(f"{' '.join(cmd)}: exit status {p.returncode}")
@@ -38,23 +60,40 @@ def run_once(cmd, env, cwd):
     for line in p.stdout.splitlines():
         if line.startswith("time "):
             kernel = float(line.split()[1])
-    return kernel, wall
+    return (kernel if kernel is not None else wall), wall, cpu
+
+
+def quartiles(xs):
+    if len(xs) < 2:
+        return xs[0], xs[0]
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def pct(x):
+    return f"{100 * x:+.1f}%"
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--prof", required=True)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--threads", default="2",
+                    help="thread counts, comma-separated")
+    ap.add_argument("--reps", type=int, default=5, help="rounds")
     ap.add_argument("--out")
     ap.add_argument("--bench", action="append", default=[])
+    ap.add_argument("--env", action="append", default=[],
+                    help="KEY=VALUE for every run, e.g. OMP_WAIT_POLICY=passive "
+                    "(waiting threads sleep: steadier CPU times on a busy "
+                    "machine)")
     a = ap.parse_args()
     a.prof = os.path.abspath(a.prof)
-    env = dict(os.environ)
-    env["OMP_NUM_THREADS"] = str(a.threads)
-    for k in list(env):
+    counts = [int(x) for x in a.threads.split(",") if x]
+    base_env = dict(os.environ)
+    for k in list(base_env):
         if k.startswith("POMPT_PROF_") or k in ("OMP_TOOL", "OMP_TOOL_LIBRARIES"):
-            del env[k]
+            del base_env[k]
+    base_env.update(x.split("=", 1) for x in a.env)
     tmp = tempfile.mkdtemp(prefix="pompt-prof-overhead.")
     lines = []
 
@@ -62,14 +101,20 @@ def main():
         print(s, flush=True)
         lines.append(s)
 
-    emit(f"pompt-prof overhead: {a.threads} threads, {a.reps} rounds, "
-         f"{os.cpu_count()} CPUs, load average "
-         f"{os.getloadavg()[0]:.1f} at the start")
-    emit()
-    emit("| benchmark | build | run | kernel median [s] | min..max | "
-         "process median [s] | overhead (kernel median) | overhead (kernel min) "
-         "| overhead (process median) |")
-    emit("|---|---|---|---:|---|---:|---:|---:|---:|")
+    emit(f"pompt-prof overhead: threads {a.threads}, {a.reps} interleaved "
+         f"rounds, {os.cpu_count()} CPUs, load average {loadavg()} at the "
+         "start" + (f", {' '.join(a.env)}" if a.env else ""))
+    times = ["", "| benchmark | threads | build | run | kernel median [s] | "
+             "kernel min [s] | kernel p25..p75 [s] | process median [s] | "
+             "process min [s] | process p25..p75 [s] | CPU median [s] | "
+             "CPU min [s] |",
+             "|---|---:|---|---|---:|---:|---|---:|---:|---|---:|---:|"]
+    over = ["", "| benchmark | threads | build | kernel: medians | kernel: "
+            "minima | kernel: per round, median [p25..p75] | process: "
+            "medians | process: minima | process: per round, median "
+            "[p25..p75] | CPU: per round, median [p25..p75] | process "
+            "outside the kernel, beyond bare [ms] |",
+            "|---|---:|---|---:|---:|---|---:|---:|---|---|---:|"]
     try:
         for spec in a.bench:
             name, args, builds = spec.split(":", 2)
@@ -81,38 +126,58 @@ def main():
                 if v != "gcc":
                     variants.append((v, "pompt-prof", [a.prof, "-o", tmp] +
                                      [b] + args.split()))
-            res = {(v, how): ([], []) for v, how, _ in variants}
-            for _ in range(a.reps):
-                for v, how, cmd in variants:
-                    k, w = run_once(cmd, env, tmp)
-                    res[(v, how)][0].append(k if k is not None else w)
-                    res[(v, how)][1].append(w)
-            med = {key: (statistics.median(ks), statistics.median(ws))
-                   for key, (ks, ws) in res.items()}
-            best = {key: min(ks) for key, (ks, ws) in res.items()}
-            for v, how, _ in variants:
-                ks, ws = res[(v, how)]
-                mk, mw = med[(v, how)]
-                ov_k = ov_w = ov_b = ""
-                if how == "pompt-prof":
-                    bk, bw = med[(v, "bare")]
-                    ov_k = f"{100 * (mk - bk) / bk:+.1f}%"
-                    ov_w = f"{100 * (mw - bw) / bw:+.1f}%"
-                    bb = best[(v, "bare")]
-                    ov_b = f"{100 * (min(ks) - bb) / bb:+.1f}%"
-                    if v == "pompt" and ("gcc", "bare") in med:
-                        gk, gw = med[("gcc", "bare")]
-                        ov_k += f" ({100 * (mk - gk) / gk:+.1f}% vs gcc)"
-                        ov_w += f" ({100 * (mw - gw) / gw:+.1f}% vs gcc)"
-                elif v == "pompt" and ("gcc", "bare") in med:
-                    gk, gw = med[("gcc", "bare")]
-                    ov_k = f"{100 * (mk - gk) / gk:+.1f}% vs gcc"
-                    ov_w = f"{100 * (mw - gw) / gw:+.1f}% vs gcc"
-                emit(f"| {name} | {v} | {how} | {mk:.4f} | "
-                     f"{min(ks):.4f}..{max(ks):.4f} | {mw:.4f} | {ov_k} | "
-                     f"{ov_b} | {ov_w} |")
+            for n in counts:
+                env = dict(base_env)
+                env["OMP_NUM_THREADS"] = str(n)
+                res = {(v, how): ([], [], []) for v, how, _ in variants}
+                for r in range(a.reps):
+                    order = variants if r % 2 == 0 else variants[::-1]
+                    for v, how, cmd in order:
+                        for i, x in enumerate(run_once(cmd, env, tmp)):
+                            res[(v, how)][i].append(x)
+                    for f in os.listdir(tmp):
+                        os.remove(os.path.join(tmp, f))
+                bench = f"{name} {args}"
+                for v, how, _ in variants:
+                    ks, ws, cs = res[(v, how)]
+                    kq, wq = quartiles(ks), quartiles(ws)
+                    times.append(
+                        f"| {bench} | {n} | {v} | {how} | "
+                        f"{statistics.median(ks):.4f} | {min(ks):.4f} | "
+                        f"{kq[0]:.4f}..{kq[1]:.4f} | "
+                        f"{statistics.median(ws):.4f} | {min(ws):.4f} | "
+                        f"{wq[0]:.4f}..{wq[1]:.4f} | "
+                        f"{statistics.median(cs):.4f} | {min(cs):.4f} |")
+                for v, how, _ in variants:
+                    if how != "pompt-prof":
+                        continue
+                    cells = []
+                    for i in (0, 1):
+                        prof, bare = res[(v, how)][i], res[(v, "bare")][i]
+                        ratios = [p / b - 1 for p, b in zip(prof, bare)]
+                        q = quartiles(ratios)
+                        cells += [
+                            pct(statistics.median(prof) /
+                                statistics.median(bare) - 1),
+                            pct(min(prof) / min(bare) - 1),
+                            f"{pct(statistics.median(ratios))} "
+                            f"[{pct(q[0])}..{pct(q[1])}]"]
+                    ratios = [p / b - 1 for p, b in
+                              zip(res[(v, how)][2], res[(v, "bare")][2])]
+                    q = quartiles(ratios)
+                    cells.append(f"{pct(statistics.median(ratios))} "
+                                 f"[{pct(q[0])}..{pct(q[1])}]")
+                    # what the process spends outside the kernel, beyond
+                    # what the bare run spends there
+                    extra = [(w - k) - (bw - bk) for k, w, _, bk, bw, _ in zip(
+                        *res[(v, how)], *res[(v, "bare")])]
+                    over.append(f"| {bench} | {n} | {v} | " +
+                                " | ".join(cells) +
+                                f" | {1e3 * statistics.median(extra):.0f} |")
+        for s in times + over:
+            emit(s)
         emit()
-        emit(f"load average at the end {os.getloadavg()[0]:.1f}")
+        emit(f"load average at the end {loadavg()}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if a.out:

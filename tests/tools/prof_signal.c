@@ -4,22 +4,39 @@
  *                        handles; the run ends normally
  *   prof_signal term     the primary thread raises SIGTERM inside a
  *                        parallel region: the process dies of it
+ *   prof_signal int      the last thread of the team sends SIGINT to the
+ *                        process inside a parallel region, then every thread
+ *                        waits for the end: the process dies of it
+ *   prof_signal own      the program handles SIGTERM itself (installed at
+ *                        the start of main), raises it inside a parallel
+ *                        region and ends normally
  */
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-static volatile sig_atomic_t handled;
+static volatile sig_atomic_t handled, terms;
 
 static void on_usr1(int sig) {
   (void)sig;
   __atomic_add_fetch(&handled, 1, __ATOMIC_RELAXED);
 }
 
+static void on_term(int sig) {
+  (void)sig;
+  __atomic_add_fetch(&terms, 1, __ATOMIC_RELAXED);
+}
+
 int main(int argc, char **argv) {
-  int term = argc > 1 && strcmp(argv[1], "term") == 0;
+  const char *mode = argc > 1 ? argv[1] : "handled";
+  int term = strcmp(mode, "term") == 0;
+  int intr = strcmp(mode, "int") == 0;
+  int own = strcmp(mode, "own") == 0;
   signal(SIGUSR1, on_usr1);
+  if (own)
+    signal(SIGTERM, on_term);
   double sum = 0.0;
   #pragma omp parallel reduction(+:sum)
   {
@@ -28,9 +45,15 @@ int main(int argc, char **argv) {
       sum += i;
     raise(SIGUSR1);
     #pragma omp barrier
-    if (term && omp_get_thread_num() == 0)
+    if ((term || own) && omp_get_thread_num() == 0)
       raise(SIGTERM);
+    if (intr) {
+      if (omp_get_thread_num() == omp_get_num_threads() - 1)
+        kill(getpid(), SIGINT);
+      for (;;)
+        pause();
+    }
   }
-  printf("sum %.0f signals %d\n", sum, (int)handled);
+  printf("sum %.0f signals %d terms %d\n", sum, (int)handled, (int)terms);
   return 0;
 }

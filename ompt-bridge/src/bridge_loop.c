@@ -1,0 +1,362 @@
+/*
+ * bridge_loop.c -- the chunks of worksharing loops: one
+ * dispatch(ompt_dispatch_ws_loop_chunk) per chunk a thread executes, when
+ * it starts the chunk, with the chunk in logical iterations (0 is the
+ * loop's first iteration in sequential order), as OpenMP 5.2 specifies.
+ *
+ * Who decides a chunk decides how it is found:
+ *  - A static schedule is computed by the code GCC generates (no runtime
+ *    call): OpenMP fixes it from the iteration count, the chunk size, the
+ *    team size and the thread number, so the thread's chunks are computed
+ *    here the same way.  Without a chunk size the thread has one chunk,
+ *    reported at the loop's start; with one, the instrumented body asks for
+ *    the next chunk when the current one is used up (POMP_Loop_chunk_next).
+ *  - Every other schedule (dynamic, guided, runtime, and ordered loops)
+ *    gets its chunks from libgomp's GOMP_loop_*_start / _next entries.  In
+ *    a unit instrumented at --loop-level=chunks, pomp-instr aliases each of
+ *    them to libpompt's pompt_GOMP_loop_*, which calls libgomp's and
+ *    reports the chunk it returned, on the thread that will run it.  Other
+ *    units, and other programs, call libgomp directly: at the default level
+ *    chunks cost nothing.
+ *
+ * A call belongs to the instrumented loop the thread is in (the innermost
+ * one armed by bridge_loop_chunks_enter) only if it is that loop's start,
+ * or a next call with the start's istart variable: a loop of the same unit
+ * that is not reported (disabled, in a noinstrument range, nested in the
+ * body) hands its chunks out through other variables.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge.h"
+#include "bridge_internal.h"
+#include "bridge_runtime.h"
+
+extern int omp_get_thread_num(void) __attribute__((weak));
+extern int omp_get_num_threads(void) __attribute__((weak));
+
+#define CHUNKS_MAGIC 0x6b6e7563u
+
+/* The library's view of POMP_Chunks_t. */
+typedef struct loop_chunks {
+  int64_t left; /* POMP_Chunks_t.pomp_left */
+  uint32_t magic;
+  int32_t schedule;          /* POMP_CHUNKS_* */
+  struct loop_chunks *prev;  /* the loop armed before this one */
+  uint64_t n;                /* static: the loop's iterations */
+  uint64_t chunk;            /* static: chunk size, 0 for none */
+  uint64_t trip;             /* static: this thread's chunks so far */
+  uint32_t nthreads, num;    /* static: the team */
+  const void *istart;        /* runtime: the thread's istart variable */
+  uint64_t start, incr;      /* runtime: the loop as libgomp has it */
+  uint32_t started, down;    /* runtime: start call seen; incr < 0 */
+  ompt_dispatch_chunk_t out; /* what the tool is passed */
+} loop_chunks_t;
+
+_Static_assert(sizeof(loop_chunks_t) <= sizeof(POMP_Chunks_t),
+               "POMP_Chunks_t too small for the bridge's loop record");
+
+/* The innermost runtime-scheduled loop this thread is in. */
+static __thread loop_chunks_t *armed __attribute__((tls_model("initial-exec")));
+
+uint64_t bridge_loop_count(int64_t init, int64_t final, int64_t incr) {
+  if (incr == 0)
+    return 0;
+  if ((incr > 0 && final < init) || (incr < 0 && final > init))
+    return 0;
+  uint64_t span = incr > 0 ? (uint64_t) final - (uint64_t)init
+                           : (uint64_t)init - (uint64_t) final;
+  uint64_t step = incr > 0 ? (uint64_t)incr : -(uint64_t)incr;
+  return span / step + 1;
+}
+
+static void deliver(loop_chunks_t *c, uint64_t start, uint64_t iterations,
+                    void *frame) {
+  c->out.start = start;
+  c->out.iterations = iterations;
+  bridge_dispatch(BRIDGE_B_LOOP_CHUNKS, ompt_dispatch_ws_loop_chunk,
+                  (ompt_data_t){.ptr = &c->out}, frame);
+}
+
+void bridge_loop_chunks_enter(POMP_Chunks_t *chunks, int schedule,
+                              int64_t chunk_size, int64_t init, int64_t final,
+                              int64_t incr, void *frame) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  memset(c, 0, sizeof *c);
+  c->left = INT64_MAX;
+  c->magic = CHUNKS_MAGIC;
+  c->schedule = POMP_CHUNKS_NONE;
+  if (schedule == POMP_CHUNKS_RUNTIME) {
+    c->schedule = schedule;
+    c->prev = armed;
+    armed = c;
+    return;
+  }
+  if (schedule != POMP_CHUNKS_STATIC)
+    return;
+  /* OpenMP's static schedule, as GCC expands it: with a chunk size c,
+   * thread t of T runs chunks t, t + T, t + 2T, ... of c iterations;
+   * without one, each thread one chunk of n / T iterations, the first
+   * n % T threads one iteration more. */
+  uint64_t n = bridge_loop_count(init, final, incr);
+  if (n == 0)
+    return; /* bounds not known (or an empty loop): nothing to report */
+  int nthreads = omp_get_num_threads ? omp_get_num_threads() : 1;
+  int num = omp_get_thread_num ? omp_get_thread_num() : 0;
+  if (nthreads < 1 || num < 0 || num >= nthreads)
+    return;
+  c->schedule = schedule;
+  c->n = n;
+  c->nthreads = (uint32_t)nthreads;
+  c->num = (uint32_t)num;
+  if (chunk_size > 0) {
+    c->chunk = (uint64_t)chunk_size;
+    c->left = 0; /* the first iteration asks for the first chunk */
+    return;
+  }
+  uint64_t q = n / (uint64_t)nthreads, r = n % (uint64_t)nthreads;
+  uint64_t first;
+  if ((uint64_t)num < r) {
+    q++;
+    first = q * (uint64_t)num;
+  } else {
+    first = q * (uint64_t)num + r;
+  }
+  if (q > 0)
+    deliver(c, first, q, frame);
+}
+
+void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  c->left = INT64_MAX;
+  if (c->magic != CHUNKS_MAGIC || c->schedule != POMP_CHUNKS_STATIC ||
+      !c->chunk)
+    return;
+  uint64_t first = (c->trip * c->nthreads + c->num) * c->chunk;
+  if (first >= c->n)
+    return;
+  c->trip++;
+  uint64_t it = c->n - first < c->chunk ? c->n - first : c->chunk;
+  c->left = (int64_t)it - 1;
+  deliver(c, first, it, frame);
+}
+
+void bridge_loop_chunks_exit(POMP_Chunks_t *chunks) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  if (c->magic != CHUNKS_MAGIC)
+    return;
+  if (c->schedule == POMP_CHUNKS_RUNTIME)
+    armed = c->prev;
+  c->magic = 0;
+}
+
+/* ---- libgomp's chunk hand-out ------------------------------------------- */
+
+/* The armed loop, if it is still alive: it lives in a frame of this
+ * thread's stack older than the caller's (a loop left by a cancellation
+ * never disarmed itself). */
+static loop_chunks_t *armed_loop(const void *here) {
+  loop_chunks_t *c = armed;
+  if (!c)
+    return NULL;
+  if ((uintptr_t)c < (uintptr_t)here || c->magic != CHUNKS_MAGIC) {
+    armed = NULL;
+    return NULL;
+  }
+  return c;
+}
+
+static void runtime_chunk(loop_chunks_t *c, uint64_t is, uint64_t ie,
+                          void *frame) {
+  uint64_t step = c->down ? -c->incr : c->incr;
+  if (step == 0)
+    return;
+  uint64_t first = (c->down ? c->start - is : is - c->start) / step;
+  uint64_t span = c->down ? is - ie : ie - is;
+  deliver(c, first, (span + step - 1) / step, frame);
+}
+
+/* A start call returned (got: it returned a chunk, [is, ie)). */
+static void on_start(const void *istart, bool got, uint64_t start,
+                     uint64_t incr, int down, uint64_t is, uint64_t ie,
+                     void *frame) {
+  loop_chunks_t *c = armed_loop(frame);
+  if (!c || c->schedule != POMP_CHUNKS_RUNTIME || c->started || !istart)
+    return;
+  c->started = 1;
+  c->istart = istart;
+  c->start = start;
+  c->incr = incr;
+  c->down = (uint32_t)down;
+  if (got)
+    runtime_chunk(c, is, ie, frame);
+}
+
+static void on_next(const void *istart, bool got, uint64_t is, uint64_t ie,
+                    void *frame) {
+  loop_chunks_t *c = armed_loop(frame);
+  if (c && got && c->started && c->istart == istart)
+    runtime_chunk(c, is, ie, frame);
+}
+
+static void no_libgomp(const char *name) {
+  fprintf(stderr,
+          "pompt: the program calls libgomp's %s but libgomp is not "
+          "loaded; link with -fopenmp (pomp-link does)\n",
+          name);
+  abort();
+}
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef unsigned long long ull;
+typedef uintptr_t uptr;
+
+/* pompt_<entry>: what the program calls instead of libgomp's <entry>
+ * (pomp-instr aliases the one for the other in units instrumented at
+ * --loop-level=chunks): libgomp's entry, through a weak reference, then a
+ * look at the chunk it returned.  START(name, params, args, start, incr,
+ * down, istart, iend) makes a start entry, NEXT a next entry. */
+#define START(name, params, args, s, i, down, is, ie)                          \
+  extern bool name params __attribute__((weak));                               \
+  EXPORT bool pompt_##name params {                                            \
+    if (!name)                                                                 \
+      no_libgomp(#name);                                                       \
+    bool r = name args;                                                        \
+    if (is)                                                                    \
+      on_start(is, r, (uint64_t)(s), (uint64_t)(i), down,                      \
+               r ? (uint64_t) * (is) : 0, r ? (uint64_t) * (ie) : 0,           \
+               __builtin_dwarf_cfa());                                         \
+    return r;                                                                  \
+  }
+#define NEXT(name, params, args)                                               \
+  extern bool name params __attribute__((weak));                               \
+  EXPORT bool pompt_##name params {                                            \
+    if (!name)                                                                 \
+      no_libgomp(#name);                                                       \
+    bool r = name args;                                                        \
+    on_next(is, r, r ? (uint64_t)*is : 0, r ? (uint64_t)*ie : 0,               \
+            __builtin_dwarf_cfa());                                            \
+    return r;                                                                  \
+  }
+
+/* long loops, with a chunk size: static, dynamic, guided, ordered ... */
+#define START_LC(name)                                                         \
+  START(name, (long s, long e, long i, long ch, long *is, long *ie),           \
+        (s, e, i, ch, is, ie), s, i, i < 0, is, ie)
+/* long loops, runtime schedules (no chunk size argument) */
+#define START_LR(name)                                                         \
+  START(name, (long s, long e, long i, long *is, long *ie), (s, e, i, is, ie), \
+        s, i, i < 0, is, ie)
+/* long loops, the OpenMP 5.0 entries (schedule argument, reductions); a
+ * NULL istart only sets up the work share of a static loop. */
+#define START_L5(name)                                                         \
+  START(name,                                                                  \
+        (long s, long e, long i, long sched, long ch, long *is, long *ie,      \
+         uptr *red, void **mem),                                               \
+        (s, e, i, sched, ch, is, ie, red, mem), s, i, i < 0, is, ie)
+/* doacross loops: the logical iterations of the collapsed loops */
+#define START_LDC(name)                                                        \
+  START(name, (unsigned nc, long *counts, long ch, long *is, long *ie),        \
+        (nc, counts, ch, is, ie), 0, 1, 0, is, ie)
+#define START_LDR(name)                                                        \
+  START(name, (unsigned nc, long *counts, long *is, long *ie),                 \
+        (nc, counts, is, ie), 0, 1, 0, is, ie)
+#define START_LD5(name)                                                        \
+  START(name,                                                                  \
+        (unsigned nc, long *counts, long sched, long ch, long *is, long *ie,   \
+         uptr *red, void **mem),                                               \
+        (nc, counts, sched, ch, is, ie, red, mem), 0, 1, 0, is, ie)
+#define NEXT_L(name) NEXT(name, (long *is, long *ie), (is, ie))
+
+/* The same for unsigned long long loops (up: the loop counts upwards). */
+#define START_UC(name)                                                         \
+  START(name, (bool up, ull s, ull e, ull i, ull ch, ull *is, ull *ie),        \
+        (up, s, e, i, ch, is, ie), s, i, !up, is, ie)
+#define START_UR(name)                                                         \
+  START(name, (bool up, ull s, ull e, ull i, ull *is, ull *ie),                \
+        (up, s, e, i, is, ie), s, i, !up, is, ie)
+#define START_U5(name)                                                         \
+  START(name,                                                                  \
+        (bool up, ull s, ull e, ull i, long sched, ull ch, ull *is, ull *ie,   \
+         uptr *red, void **mem),                                               \
+        (up, s, e, i, sched, ch, is, ie, red, mem), s, i, !up, is, ie)
+#define START_UDC(name)                                                        \
+  START(name, (unsigned nc, ull *counts, ull ch, ull *is, ull *ie),            \
+        (nc, counts, ch, is, ie), 0, 1, 0, is, ie)
+#define START_UDR(name)                                                        \
+  START(name, (unsigned nc, ull *counts, ull *is, ull *ie),                    \
+        (nc, counts, is, ie), 0, 1, 0, is, ie)
+#define START_UD5(name)                                                        \
+  START(name,                                                                  \
+        (unsigned nc, ull *counts, long sched, ull ch, ull *is, ull *ie,       \
+         uptr *red, void **mem),                                               \
+        (nc, counts, sched, ch, is, ie, red, mem), 0, 1, 0, is, ie)
+#define NEXT_U(name) NEXT(name, (ull * is, ull * ie), (is, ie))
+
+START_LC(GOMP_loop_static_start)
+START_LC(GOMP_loop_dynamic_start)
+START_LC(GOMP_loop_guided_start)
+START_LC(GOMP_loop_nonmonotonic_dynamic_start)
+START_LC(GOMP_loop_nonmonotonic_guided_start)
+START_LC(GOMP_loop_ordered_static_start)
+START_LC(GOMP_loop_ordered_dynamic_start)
+START_LC(GOMP_loop_ordered_guided_start)
+START_LR(GOMP_loop_runtime_start)
+START_LR(GOMP_loop_nonmonotonic_runtime_start)
+START_LR(GOMP_loop_maybe_nonmonotonic_runtime_start)
+START_LR(GOMP_loop_ordered_runtime_start)
+START_L5(GOMP_loop_start)
+START_L5(GOMP_loop_ordered_start)
+START_LDC(GOMP_loop_doacross_static_start)
+START_LDC(GOMP_loop_doacross_dynamic_start)
+START_LDC(GOMP_loop_doacross_guided_start)
+START_LDR(GOMP_loop_doacross_runtime_start)
+START_LD5(GOMP_loop_doacross_start)
+NEXT_L(GOMP_loop_static_next)
+NEXT_L(GOMP_loop_dynamic_next)
+NEXT_L(GOMP_loop_guided_next)
+NEXT_L(GOMP_loop_runtime_next)
+NEXT_L(GOMP_loop_nonmonotonic_dynamic_next)
+NEXT_L(GOMP_loop_nonmonotonic_guided_next)
+NEXT_L(GOMP_loop_nonmonotonic_runtime_next)
+NEXT_L(GOMP_loop_maybe_nonmonotonic_runtime_next)
+NEXT_L(GOMP_loop_ordered_static_next)
+NEXT_L(GOMP_loop_ordered_dynamic_next)
+NEXT_L(GOMP_loop_ordered_guided_next)
+NEXT_L(GOMP_loop_ordered_runtime_next)
+
+START_UC(GOMP_loop_ull_static_start)
+START_UC(GOMP_loop_ull_dynamic_start)
+START_UC(GOMP_loop_ull_guided_start)
+START_UC(GOMP_loop_ull_nonmonotonic_dynamic_start)
+START_UC(GOMP_loop_ull_nonmonotonic_guided_start)
+START_UC(GOMP_loop_ull_ordered_static_start)
+START_UC(GOMP_loop_ull_ordered_dynamic_start)
+START_UC(GOMP_loop_ull_ordered_guided_start)
+START_UR(GOMP_loop_ull_runtime_start)
+START_UR(GOMP_loop_ull_nonmonotonic_runtime_start)
+START_UR(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+START_UR(GOMP_loop_ull_ordered_runtime_start)
+START_U5(GOMP_loop_ull_start)
+START_U5(GOMP_loop_ull_ordered_start)
+START_UDC(GOMP_loop_ull_doacross_static_start)
+START_UDC(GOMP_loop_ull_doacross_dynamic_start)
+START_UDC(GOMP_loop_ull_doacross_guided_start)
+START_UDR(GOMP_loop_ull_doacross_runtime_start)
+START_UD5(GOMP_loop_ull_doacross_start)
+NEXT_U(GOMP_loop_ull_static_next)
+NEXT_U(GOMP_loop_ull_dynamic_next)
+NEXT_U(GOMP_loop_ull_guided_next)
+NEXT_U(GOMP_loop_ull_runtime_next)
+NEXT_U(GOMP_loop_ull_nonmonotonic_dynamic_next)
+NEXT_U(GOMP_loop_ull_nonmonotonic_guided_next)
+NEXT_U(GOMP_loop_ull_nonmonotonic_runtime_next)
+NEXT_U(GOMP_loop_ull_maybe_nonmonotonic_runtime_next)
+NEXT_U(GOMP_loop_ull_ordered_static_next)
+NEXT_U(GOMP_loop_ull_ordered_dynamic_next)
+NEXT_U(GOMP_loop_ull_ordered_guided_next)
+NEXT_U(GOMP_loop_ull_ordered_runtime_next)

@@ -1,0 +1,71 @@
+/*
+ * bridge_runtime.h -- what the POMP layer asks of the bridge for the parts
+ * of constructs that happen inside the OpenMP runtime: the chunks of a
+ * worksharing loop, the tasks a taskloop generates, the dependence task of
+ * taskwait with depend clauses, the parallel regions of distribute parallel
+ * for.  Each is found where libgomp decides it (its entry points,
+ * interposed in bridge_gomp.c and bridge_taskloop.c, or aliased by
+ * pomp-instr to bridge_loop.c's) or computed the way libgomp computes it.
+ *
+ * Internal to libpompt.
+ */
+#ifndef POMPT_BRIDGE_RUNTIME_H
+#define POMPT_BRIDGE_RUNTIME_H
+
+#include <stdint.h>
+
+#include "pomp.h"
+
+/* ---- Loop chunks (bridge_loop.c) ----------------------------------------- */
+
+/* The number of iterations of init..final (inclusive) by incr; 0 when
+ * unknown or empty. */
+uint64_t bridge_loop_count(int64_t init, int64_t final, int64_t incr);
+/* After the loop's work begin, on each thread of the team: arms the
+ * chunk reports of this loop instance (POMP_CHUNKS_*); a static schedule
+ * without a chunk size reports the thread's one chunk here. */
+void bridge_loop_chunks_enter(POMP_Chunks_t *chunks, int schedule,
+                              int64_t chunk_size, int64_t init, int64_t final,
+                              int64_t incr, void *frame);
+/* Static schedule with a chunk size: the thread starts its next chunk. */
+void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame);
+void bridge_loop_chunks_exit(POMP_Chunks_t *chunks);
+
+/* ---- taskloop (bridge_taskloop.c) -----------------------------------------
+ */
+
+/* Taskloop_enter / _exit: the next GOMP_taskloop call of this thread is
+ * the instrumented construct's, codeptr its construct. */
+void bridge_taskloop_arm(const void *codeptr);
+void bridge_taskloop_disarm(void);
+/* At load time: whether libgomp's taskloop entries are interposed. */
+void bridge_taskloop_setup(void);
+
+/* ---- taskwait with depend clauses (bridge_taskwait.c) ---------------------
+ */
+
+int32_t bridge_taskwait_depend_enter(POMP_Task_t *task,
+                                     const POMP_Dependence_t deps[], int ndeps,
+                                     int nowait, const void *codeptr,
+                                     void *frame);
+int32_t bridge_taskwait_depend_exit(POMP_Task_t *task, void *frame);
+
+/* ---- distribute parallel for (bridge_gomp.c) ------------------------------
+ */
+
+/* Between them, the parallel regions this thread starts (GOMP_parallel,
+ * GOMP_parallel_loop_*) are the construct's parallel leaf; loop_work is the
+ * ompt_work_t of its worksharing-loop leaf, codeptr its construct. */
+void bridge_distribute_parallel_enter(int loop_work, const void *codeptr);
+void bridge_distribute_parallel_exit(void);
+
+/* ---- bridge_events.c ------------------------------------------------------
+ */
+
+/* A created task that does not run as a task of its own: the dependence
+ * task of a taskwait, complete when the wait ends (status
+ * ompt_taskwait_complete, delivered as task_schedule), or a taskloop task
+ * the runtime never ran (status 0: nothing is delivered). */
+int32_t bridge_task_retire(POMP_Task_t *task, int status);
+
+#endif /* POMPT_BRIDGE_RUNTIME_H */

@@ -1,0 +1,161 @@
+/*
+ * hand_pairs.c -- begin/end pairs of masked and work regions whose begin
+ * was not delivered.  libpompt records such a pair only when its begin
+ * reaches the tool (doc/performance.md, "Cost of an event with no
+ * callback"); its end must then reach the tool exactly when its begin did,
+ * also when a callback is registered, or monitoring switched on, between
+ * the two, and when an inner pair is left open by a task that ends.
+ *
+ * The program is its own tool (ompt_start_tool below), so that it can
+ * register and unregister callbacks between the events.  Every masked and
+ * work callback is checked against a stack of the open begins: an end must
+ * close the innermost begin, of the same kind; at exit nothing is open and
+ * the counts are the expected ones.  Prints PASS or the first violation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp-tools.h>
+
+#include "hand.h"
+
+static ompt_set_callback_t set_callback;
+static int depth, begins, ends, failures;
+static int open_kind[64]; /* -1: masked, else the ompt_work_t */
+
+static void fail(const char *what) {
+  printf("FAIL: %s (depth %d, begins %d, ends %d)\n", what, depth, begins,
+         ends);
+  failures++;
+}
+
+static void scope(int kind, ompt_scope_endpoint_t endpoint) {
+  if (endpoint == ompt_scope_begin) {
+    begins++;
+    if (depth < 64)
+      open_kind[depth] = kind;
+    depth++;
+    return;
+  }
+  ends++;
+  if (depth == 0)
+    fail("an end without a begin");
+  else if (open_kind[--depth] != kind)
+    fail("an end of another kind than the innermost begin");
+}
+
+static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                      ompt_data_t *task, const void *codeptr) {
+  (void)parallel, (void)task, (void)codeptr;
+  scope(-1, endpoint);
+}
+
+static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel, ompt_data_t *task, uint64_t count,
+                    const void *codeptr) {
+  (void)parallel, (void)task, (void)count, (void)codeptr;
+  scope((int)type, endpoint);
+}
+
+static void masked_on(int on) {
+  set_callback(ompt_callback_masked,
+               on ? (ompt_callback_t)on_masked : (ompt_callback_t)0);
+}
+
+static int initialize(ompt_function_lookup_t lookup, int device,
+                      ompt_data_t *data) {
+  (void)device, (void)data;
+  set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set_callback)
+    return 0;
+  set_callback(ompt_callback_work, (ompt_callback_t)on_work);
+  return 1;
+}
+
+static void finalize(ompt_data_t *data) {
+  (void)data;
+}
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned version,
+                                          const char *runtime) {
+  (void)version, (void)runtime;
+  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+  return &result;
+}
+
+static POMP_Handle_t h_outer, h_inner, h_loop, h_sections, h_task;
+static const char ctc_outer[] = CTC("type=master*file=pairs.c*lines=1,9");
+static const char ctc_inner[] = CTC("type=master*file=pairs.c*lines=2,8");
+static const char ctc_loop[] = CTC("type=for*file=pairs.c*lines=3,4");
+static const char ctc_sections[] = CTC("type=sections*file=pairs.c*lines=5,7");
+static const char ctc_task[] = CTC("type=task*file=pairs.c*lines=6,7");
+
+static void expect(int b, int e, const char *what) {
+  if (begins != b || ends != e || depth != 0) {
+    printf("FAIL: %s: begins %d ends %d depth %d, expected %d %d 0\n", what,
+           begins, ends, depth, b, e);
+    failures++;
+  }
+}
+
+int main(void) {
+  if (!set_callback) {
+    printf("FAIL: the program's tool was not started\n");
+    return 1;
+  }
+  /* 1. Registered between begin and end: neither is delivered. */
+  POMP_Master_begin(&h_outer, T, ctc_outer);
+  masked_on(1);
+  POMP_Master_end(h_outer, T);
+  expect(0, 0, "masked registered between begin and end");
+  /* ... and a pair after that is. */
+  POMP_Master_begin(&h_outer, T, ctc_outer);
+  POMP_Master_end(h_outer, T);
+  expect(1, 1, "masked pair");
+
+  /* 2. An inner pair whose begin was not delivered, inside one that was:
+   * the inner end must neither be delivered nor close the outer pair. */
+  POMP_Master_begin(&h_outer, T, ctc_outer);
+  masked_on(0);
+  POMP_Master_begin(&h_inner, T, ctc_inner);
+  masked_on(1);
+  POMP_Master_end(h_inner, T);
+  POMP_Master_end(h_outer, T);
+  expect(2, 2, "nested masked, inner begin not delivered");
+
+  /* 3. Monitoring off at a begin, on at its end (work). */
+  POMP_Off();
+  POMP_Loop_enter(&h_loop, T, -1, 0, 9, 1, ctc_loop);
+  POMP_On();
+  POMP_Loop_exit(h_loop, T);
+  expect(2, 2, "loop begun while monitoring was off");
+  POMP_Sections_enter(&h_sections, T, ctc_sections);
+  POMP_Off();
+  POMP_Loop_enter(&h_loop, T, -1, 0, 9, 1, ctc_loop);
+  POMP_On();
+  POMP_Loop_exit(h_loop, T);
+  POMP_Sections_exit(h_sections, T);
+  expect(3, 3, "sections around a loop begun while monitoring was off");
+
+  /* 4. A task that ends with a masked region left open (a cancelled task
+   * does): the open region ends with the task, and the enclosing pair is
+   * still matched, whether the inner begin was delivered or not. */
+  for (int delivered = 1; delivered >= 0; delivered--) {
+    int b = begins, e = ends;
+    POMP_Master_begin(&h_outer, T, ctc_outer);
+    TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
+    TASK_BEGIN(h_task)
+    masked_on(delivered);
+    POMP_Master_begin(&h_inner, T, ctc_inner);
+    masked_on(1);
+    TASK_END(h_task)
+    TASK_DONE(h_task)
+    POMP_Master_end(h_outer, T);
+    expect(b + 1 + delivered, e + 1 + delivered,
+           delivered ? "task left a delivered masked region open"
+                     : "task left an undelivered masked region open");
+  }
+  if (failures)
+    return 1;
+  printf("PASS: %d begins, %d ends\n", begins, ends);
+  return 0;
+}
