@@ -4387,6 +4387,10 @@ static void build_ctc(struct unit *u, struct pragma *p) {
                        s->items[1].end - s->items[1].begin, &v))
       ctc_add_int(&c, "chunk", v);
   }
+  /* sections: how many there are, the count of its work region (OpenMP
+   * 5.2: work(ompt_work_sections) reports the number of sections). */
+  if (p->nleaves > 0 && p->leaves[p->nleaves - 1] == LK_SECTIONS)
+    ctc_add_int(&c, "numSections", (long long)p->nsecs);
   /* Valued attributes of the constructs that came after the seed. */
   if (p->kind == OMP_DIR_CANCEL || p->kind == OMP_DIR_CANCELLATION_POINT) {
     static const enum omp_clause_kind ct[] = {

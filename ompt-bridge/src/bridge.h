@@ -161,17 +161,22 @@ void bridge_single_exit(const void *codeptr, void *frame);
 /* masked (master) */
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
                    void *frame);
+void bridge_masked_begin(const void *codeptr, void *frame);
+void bridge_masked_end(const void *codeptr, void *frame);
+/* The same, for the POMP layer's entry points (see bridge_work_enter). */
 static inline void bridge_masked_fast(ompt_scope_endpoint_t endpoint,
                                       const void *codeptr, void *frame) {
   bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_MASKED];
-  if (endpoint == ompt_scope_begin
-          ? bridge_wants(BRIDGE_B_SYNC_BE, ompt_callback_masked)
-          : p->open != 0)
-    bridge_masked(endpoint, codeptr, frame);
-  else if (endpoint == ompt_scope_begin)
-    p->next++;
-  else
+  if (endpoint == ompt_scope_begin) {
+    if (bridge_wants(BRIDGE_B_SYNC_BE, ompt_callback_masked))
+      bridge_masked_begin(codeptr, frame);
+    else
+      p->next++;
+  } else if (p->open) {
+    bridge_masked_end(codeptr, frame);
+  } else {
     p->next--;
+  }
 }
 
 /* ---- Synchronisation ------------------------------------------------------

@@ -243,6 +243,7 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
       cb(ompt_scope_begin, &team->parallel_data, &task->task_data,
          (unsigned)size, (unsigned)num, ompt_task_implicit);
   }
+  task->parallel_data_seen = team->parallel_data;
 }
 
 /* The thread leaves its implicit task's block and waits in the region's end
@@ -267,7 +268,8 @@ static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
   int set = set_enter_frame(t, frame);
   if (push_scope(t, BRIDGE_SC_SYNC, BRIDGE_B_PARALLEL_BE,
                  ompt_sync_region_barrier_implicit_parallel, 0, codeptr, set)) {
-    ompt_data_t *pd = team ? &team->parallel_data : NULL;
+    /* 5.2 allows a NULL parallel_data only at this barrier's end. */
+    ompt_data_t *pd = team ? &team->parallel_data : &task->parallel_data_seen;
     ompt_callback_sync_region_t scb =
         BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_BE, sync_region);
     if (scb)
@@ -501,17 +503,8 @@ void bridge_single_exit(const void *codeptr, void *frame) {
 }
 
 /* masked: like work, recorded only when the begin is delivered. */
-void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
-                   void *frame) {
-  bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_MASKED];
-  if (endpoint == ompt_scope_end) {
-    uint32_t seq = p->next--;
-    bridge_thread_t *t = p->open ? enter_event(frame) : NULL;
-    if (t)
-      pop_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq, codeptr);
-    return;
-  }
-  uint32_t seq = ++p->next;
+void bridge_masked_begin(const void *codeptr, void *frame) {
+  uint32_t seq = ++bridge_pairs[BRIDGE_PAIR_MASKED].next;
   ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
   bridge_thread_t *t = cb ? enter_event(frame) : NULL;
   if (t && push_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq,
@@ -519,6 +512,22 @@ void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
     bridge_task_t *task = t->cur;
     cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task), codeptr);
   }
+}
+
+void bridge_masked_end(const void *codeptr, void *frame) {
+  bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_MASKED];
+  uint32_t seq = p->next--;
+  bridge_thread_t *t = p->open ? enter_event(frame) : NULL;
+  if (t)
+    pop_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq, codeptr);
+}
+
+void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
+                   void *frame) {
+  if (endpoint == ompt_scope_begin)
+    bridge_masked_begin(codeptr, frame);
+  else
+    bridge_masked_end(codeptr, frame);
 }
 
 /* ---- Synchronisation regions ------------------------------------------------
@@ -1000,7 +1009,7 @@ static int task_flags(int pomp_flags, const bridge_task_t *enc) {
    * every task construct of a program without an OpenMP runtime (the
    * compiler ignored the directive). */
   if (!bridge_have_gomp_task() || !enc ||
-      enc->parallel_data == &bridge_initial_parallel_data)
+      bridge_initial_region(enc->parallel_data))
     f |= ompt_task_undeferred;
   /* The dependence task of a taskwait is not an explicit task. */
   if (pomp_flags & POMP_TASK_TASKWAIT)

@@ -25,6 +25,10 @@
  * whether its begin was delivered, so that its end is delivered exactly
  * when its begin was (POMP_Off/On in between), and so that scopes left open
  * by a construct that was cancelled can be closed when that is noticed.
+ * Pairs that change nothing an inquiry function answers (work, masked, the
+ * held structured mutexes) are pushed only when a callback of theirs is
+ * wanted at the begin (bridge_pairs in bridge.h says how their ends still
+ * find them).
  */
 #ifndef POMPT_BRIDGE_INTERNAL_H
 #define POMPT_BRIDGE_INTERNAL_H
@@ -65,6 +69,11 @@ typedef struct bridge_task {
   struct bridge_team *team;  /* implicit task: its team while in the region */
   void *begin_frame;         /* frame of the POMP entry that began it */
   const void *codeptr;       /* implicit task: its region's construct */
+  /* Implicit task: its region's parallel_data as the tool left it at the
+   * task's begin; what the end barrier's begin passes when the thread
+   * notices only after the region that it left it (cancelled), when the
+   * team's storage is gone. */
+  ompt_data_t parallel_data_seen;
   int scope_base;            /* the thread's scope depth when it began */
   int saved_state;           /* the thread's state when it began */
   ompt_wait_id_t saved_wait_id;
@@ -182,6 +191,11 @@ typedef struct bridge_thread {
   ompt_dependence_t *dep_buf;
   int dep_cap;
   struct bridge_thread *next; /* registry of every thread ever seen */
+  int tid; /* kernel thread id (finalisation waits for exiting threads) */
+  /* The initial region of a thread that the OpenMP runtime did not create
+   * (pthread, std::thread) and that uses OpenMP outside any region: it is
+   * an initial thread of its own (bridge_thread_discover). */
+  ompt_data_t initial_parallel_data;
 } bridge_thread_t;
 
 /* ---- Callback tables -----------------------------------------------------
@@ -312,9 +326,16 @@ static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
       bridge_pairs[k].next = task->pair_next[k];
 }
 /* The OMPT working state of a thread running task. */
+/* Whether pd is an initial region's data: the program's, or the calling
+ * thread's own when the runtime did not create it.  Tasks of an initial
+ * region run on its thread (undeferred), so the caller's is the one. */
+static inline int bridge_initial_region(const ompt_data_t *pd) {
+  return pd == &bridge_initial_parallel_data ||
+         (bridge_self && pd == &bridge_self->initial_parallel_data);
+}
 static inline ompt_state_t bridge_working_state(const bridge_task_t *task) {
   return task && !(task->flags & ompt_task_initial) &&
-                 task->parallel_data != &bridge_initial_parallel_data
+                 !bridge_initial_region(task->parallel_data)
              ? ompt_state_work_parallel
              : ompt_state_work_serial;
 }
@@ -360,8 +381,8 @@ int bridge_scope_pop(bridge_thread_t *t, int what, int kind, uint64_t arg,
 int bridge_scope_pop_seq(bridge_thread_t *t, int what, uint32_t seq,
                          bridge_scope_t *out);
 /* Deliver the end of a popped scope (if its begin was delivered), as the
- * tool must see it; inline, so that a caller that knows the kind gets only
- * that case. */
+ * tool must see it.  what: the scope's kind; inline, so that a caller that
+ * knows the kind gets only that case. */
 static inline __attribute__((always_inline)) void
 bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *s, int what,
                     const void *codeptr) {
@@ -418,15 +439,14 @@ bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *s, int what,
   }
 }
 
-/* A scope leaves the stack: masked and work records are counted per thread
- * (bridge_pairs; only the thread itself keeps its count). */
-
-/* what: the scope's kind, when the caller knows it (the switch folds). */
+/* The same, for a scope of any kind. */
 static inline void bridge_scope_end(bridge_thread_t *t, const bridge_scope_t *s,
                                     const void *codeptr) {
   bridge_scope_end_as(t, s, s->what, codeptr);
 }
 
+/* A scope leaves the stack: masked, work and held-mutex records are counted
+ * per thread (bridge_pairs; only the thread itself keeps its count). */
 static inline void bridge_scope_forget(bridge_thread_t *t,
                                        const bridge_scope_t *s) {
   if (t != bridge_self)
@@ -490,5 +510,11 @@ void bridge_create_deliver(bridge_thread_t *t);
 int bridge_have_gomp_task(void);
 void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
                                         unsigned);
+
+/* bridge_exiting.c: the calling thread's kernel id; whether thread tid is
+ * running or runnable (0 when asleep, gone or unknown); a short sleep. */
+int bridge_os_tid(void);
+int bridge_os_thread_runnable(int tid);
+void bridge_os_sleep_us(long us);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

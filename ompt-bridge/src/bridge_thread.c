@@ -31,10 +31,13 @@ ompt_data_t bridge_initial_parallel_data;
 
 static void thread_end(bridge_thread_t *t);
 
+/* Set while finalisation waits for exiting threads to end themselves. */
+static atomic_int awaiting_exits;
+
 /* pthread key destructor: the thread is exiting on its own. */
 static void on_thread_exit(void *arg) {
   bridge_thread_t *t = arg;
-  if (t && bridge_active)
+  if (t && (bridge_active || atomic_load(&awaiting_exits)))
     thread_end(t);
 }
 
@@ -68,6 +71,7 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   t->scopes = malloc(BRIDGE_SCOPES_INITIAL * sizeof *t->scopes);
   t->scope_cap = t->scopes ? BRIDGE_SCOPES_INITIAL : 0;
   t->type = type;
+  t->tid = bridge_os_tid();
   t->st[0].state =
       type == ompt_thread_initial ? ompt_state_work_serial : ompt_state_idle;
   bridge_thread_t *head = atomic_load(&registry);
@@ -84,15 +88,27 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   return t;
 }
 
+extern int omp_get_level(void) __attribute__((weak));
+static void start_initial_task(bridge_thread_t *t, ompt_data_t *region);
+
 bridge_thread_t *bridge_thread_discover(void) {
   if (bridge_self)
     return bridge_self;
   int expected = 0;
-  ompt_thread_t type =
-      atomic_compare_exchange_strong(&initial_seen, &expected, 1)
-          ? ompt_thread_initial
-          : ompt_thread_worker;
-  return thread_create(type);
+  if (atomic_compare_exchange_strong(&initial_seen, &expected, 1))
+    return thread_create(ompt_thread_initial); /* its task: at activation */
+  /* The runtime's own threads first show up inside a region.  A thread
+   * whose first event is outside any region was created by the program
+   * (pthread, std::thread); OpenMP makes it an initial thread, with an
+   * initial task in an initial region of its own, which end when the
+   * thread does. */
+  if (omp_get_level && omp_get_level() == 0) {
+    bridge_thread_t *t = thread_create(ompt_thread_initial);
+    if (t)
+      start_initial_task(t, &t->initial_parallel_data);
+    return t;
+  }
+  return thread_create(ompt_thread_worker);
 }
 
 /* ---- Task records ----------------------------------------------------------
@@ -227,15 +243,12 @@ int bridge_scope_pop_seq(bridge_thread_t *t, int what, uint32_t seq,
 /* ---- The initial thread and task ------------------------------------------
  */
 
-void bridge_thread_start_initial(void) {
-  bridge_thread_t *t = bridge_thread_self();
-  if (!t || t->cur)
-    return;
+static void start_initial_task(bridge_thread_t *t, ompt_data_t *region) {
   bridge_task_t *task = bridge_task_alloc(t);
   if (!task)
     return;
   task->flags = ompt_task_initial;
-  task->parallel_data = &bridge_initial_parallel_data;
+  task->parallel_data = region;
   task->thread_num = 0;
   task->team_size = 1;
   task->announced = 1;
@@ -244,8 +257,14 @@ void bridge_thread_start_initial(void) {
   ompt_callback_implicit_task_t cb =
       BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, implicit_task);
   if (cb)
-    cb(ompt_scope_begin, &bridge_initial_parallel_data, &task->task_data, 1, 1,
-       ompt_task_initial);
+    cb(ompt_scope_begin, region, &task->task_data, 1, 1, ompt_task_initial);
+}
+
+void bridge_thread_start_initial(void) {
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t || t->cur)
+    return;
+  start_initial_task(t, &bridge_initial_parallel_data);
 }
 
 /* ---- The end of a thread ---------------------------------------------------
@@ -267,7 +286,7 @@ static void thread_end(bridge_thread_t *t) {
     if (icb)
       /* The initial region outlives its task: its data can be passed (a
        * tool may free what it keeps there now). */
-      icb(ompt_scope_end, &bridge_initial_parallel_data, &task->task_data, 0, 1,
+      icb(ompt_scope_end, task->parallel_data, &task->task_data, 0, 1,
           ompt_task_initial);
     bridge_deps_release(t, task);
     bridge_task_pop(t, task);
@@ -292,8 +311,11 @@ static void end_own_thread(void *arg) {
     thread_end(t);
 }
 
+static void await_exiting_threads(const bridge_thread_t *me);
+
 void bridge_threads_end_all(void) {
   bridge_thread_t *me = bridge_self;
+  await_exiting_threads(me);
   int workers = 0;
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
     if (t != me && !atomic_load(&t->ended))
@@ -322,4 +344,36 @@ void bridge_threads_end_all(void) {
   }
   if (me)
     thread_end(me);
+}
+
+/* Threads that libgomp let go after their last region (surplus pool
+ * threads, threads of nested teams) end themselves in on_thread_exit, on
+ * their own thread, as a tool expects; the program may exit before they
+ * got there.  Such a thread left its implicit task (its barrier's end is
+ * pending) and is running or runnable: wait for it, a bounded time, also
+ * while it delivers its last callbacks (ended, still running).  Threads
+ * asleep are docked in a pool nobody starts again (or blocked elsewhere)
+ * and are ended by the caller. */
+#define EXIT_WAIT_US 1000
+#define EXIT_WAIT_MAX_US 2000000
+
+static int exiting(const bridge_thread_t *t) {
+  int ended = atomic_load(&t->ended);
+  if (ended == 1) /* thread_end sets the state undefined when done */
+    return bridge_get_state(t, NULL) != ompt_state_undefined;
+  return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
+         bridge_os_thread_runnable(t->tid);
+}
+
+static void await_exiting_threads(const bridge_thread_t *me) {
+  atomic_store(&awaiting_exits, 1);
+  for (long waited = 0; waited < EXIT_WAIT_MAX_US; waited += EXIT_WAIT_US) {
+    int any = 0;
+    for (bridge_thread_t *t = atomic_load(&registry); t && !any; t = t->next)
+      any = t != me && exiting(t);
+    if (!any)
+      break;
+    bridge_os_sleep_us(EXIT_WAIT_US);
+  }
+  atomic_store(&awaiting_exits, 0);
 }

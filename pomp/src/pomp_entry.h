@@ -25,10 +25,13 @@
 #define FIRST_EVENT(handle, ctc)                                               \
   if (!bridge_active)                                                          \
     return POMP_SUCCESS;                                                       \
-  int32_t status_ = POMP_ERR_HANDLE;                                           \
-  struct pomp_region *r = pomp_region_of(handle, ctc, &status_);               \
-  if (!r)                                                                      \
-    return status_;                                                            \
+  struct pomp_region *r =                                                      \
+      (handle) ? __atomic_load_n((handle), __ATOMIC_ACQUIRE) : NULL;           \
+  if (__builtin_expect(!r, 0)) { /* lazy initialisation: off the fast path */  \
+    int32_t status_ = POMP_ERR_HANDLE;                                         \
+    if (!(r = pomp_region_init(handle, ctc, &status_)))                        \
+      return status_;                                                          \
+  }                                                                            \
   pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
 
 /* Later events: the handle by value. */

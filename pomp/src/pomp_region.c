@@ -107,6 +107,8 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
     r->schedule = dup_n(value, value_len);
   } else if (key_is(key, key_len, "chunk")) {
     r->chunk = strtoll(value, NULL, 10);
+  } else if (key_is(key, key_len, "numSections")) {
+    r->num_sections = strtoull(value, NULL, 10);
   } else if (key_is(key, key_len, "hint")) {
     r->hint = (unsigned)strtoul(value, NULL, 0);
   } else if (key_is(key, key_len, "constructType") ||

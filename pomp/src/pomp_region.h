@@ -87,6 +87,7 @@ struct pomp_region {
    * at their first execution (see pompt_region_info). */
   const void *sites[POMP_REGION_SITES];
   struct pomp_region *_Atomic next;
+  uint64_t num_sections; /* sections: CTC numSections= (0 when absent) */
 };
 
 /* Creates the region for *handle from ctc unless *handle is set already;

@@ -561,6 +561,10 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     }
     count(c);
     check_task("sync_region begin", task);
+    /* 5.2 allows a NULL parallel_data only at the end of the barrier that
+     * ends a parallel region (a worker that left a cancelled region). */
+    if (!parallel)
+      error("sync_region begin (kind %d) with a NULL parallel_data", kind);
     /* A taskgroup's region spans its block: its wait comes later. */
     if (kind != ompt_sync_region_taskgroup)
       check_state("sync_region begin", wait_state_for(kind), 0, 0);
@@ -569,7 +573,6 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     pop(S_SYNC, (uint64_t)kind);
   }
   check_codeptr("sync_region", codeptr);
-  (void)parallel;
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind,
@@ -579,6 +582,9 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
   on_thread("sync_region_wait");
   if (ep == ompt_scope_begin) {
     count(C_sync_wait);
+    if (!parallel)
+      error("sync_region_wait begin (kind %d) with a NULL parallel_data",
+            kind);
     check_state("sync_region_wait begin", wait_state_for(kind), 0, 0);
     ompt_frame_t *f = NULL;
     if (get_task_info(0, NULL, NULL, &f, NULL, NULL) &&
@@ -590,7 +596,7 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
   } else {
     pop(S_SYNC_WAIT, (uint64_t)kind);
   }
-  (void)parallel, (void)task, (void)codeptr;
+  (void)task, (void)codeptr;
 }
 
 /* ---- Mutexes ------------------------------------------------------------------ */
