@@ -1113,7 +1113,8 @@ static const char *const api_routines[] = {
     "omp_get_num_procs",     "omp_in_parallel",
     "omp_set_dynamic",       "omp_get_dynamic",
     "omp_set_nested",        "omp_get_nested",
-    "omp_control_tool",      NULL};
+    "omp_control_tool",      "omp_fulfill_event",
+    NULL};
 
 static int api_routine(const char *name) {
   if (strncmp(name, "omp_", 4) != 0)
@@ -1357,6 +1358,70 @@ static const struct stmt_rec *stmt_at(const struct unit *u, size_t off) {
   if (lo < u->nstmts && u->stmts[lo].begin == off)
     return &u->stmts[lo];
   return NULL;
+}
+
+/* Whether a stand-alone directive of this kind is an executable statement
+ * that OpenMP forbids as the substatement of if/else, a loop, switch or a
+ * label (5.2, 3.1: it must not be used in place of such a statement). */
+static int needs_compound(const struct pragma *p) {
+  switch (p->kind) {
+  case OMP_DIR_BARRIER:
+  case OMP_DIR_TASKWAIT:
+  case OMP_DIR_TASKYIELD:
+  case OMP_DIR_FLUSH:
+  case OMP_DIR_DEPOBJ:
+  case OMP_DIR_TARGET_ENTER_DATA:
+  case OMP_DIR_TARGET_EXIT_DATA:
+  case OMP_DIR_TARGET_UPDATE:
+  case OMP_DIR_CANCEL:
+  case OMP_DIR_CANCELLATION_POINT:
+  case OMP_DIR_INTEROP:
+    return 1;
+  case OMP_DIR_ORDERED:
+    return p->standalone;
+  default:
+    return 0;
+  }
+}
+
+/* Whether the pragma line at off is the substatement of a selection,
+ * iteration or labeled statement.  libclang parses without -fopenmp, so the
+ * line sits between such a statement's head and its body: the innermost
+ * statement that contains it is that statement, not a compound one. */
+static int is_substatement(const struct unit *u, size_t off) {
+  /* The records are sorted by begin, outer first on a tie: walking back from
+   * the last one that begins at or before off, the first that ends after it
+   * is the innermost. */
+  size_t lo = 0, hi = u->nstmts;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (u->stmts[mid].begin <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const struct stmt_rec *in = NULL;
+  while (lo > 0 && !in) {
+    lo--;
+    if (u->stmts[lo].end > off)
+      in = &u->stmts[lo];
+  }
+  if (!in)
+    return 0;
+  switch (clang_getCursorKind(in->cur)) {
+  case CXCursor_IfStmt:
+  case CXCursor_SwitchStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+  case CXCursor_ForStmt:
+  case CXCursor_CXXForRangeStmt:
+  case CXCursor_LabelStmt:
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 /* ---- Structured blocks ----------------------------------------------------
@@ -4951,8 +5016,13 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
                     p->lbegin);
       declare_target_begin = SIZE_MAX;
     }
-    if (p->standalone)
+    if (p->standalone) {
+      if (needs_compound(p) && is_substatement(&u, p->lbegin))
+        error_at(&u, name_offset(&u, p),
+                 "'#pragma omp %s' may only be used in compound statements",
+                 p->dname);
       continue;
+    }
     if (pragma_block(&u, p) < 0) {
       if (p->nleaves > 0)
         block_not_found(&u, p);

@@ -5,6 +5,7 @@
  *     pomp-instr foo.i -o foo.pomp.i [--lang c|c++] [--std=gnu17]
  *                [--clang-arg ARG]... [--disable=GROUP[,GROUP]...]
  *                [--loop-level=enterexit|chunks|iterations]
+ *     pomp-instr --check-options [options]   (checks them, for pomp-cc)
  *
  * doc/instrumentation.md specifies the output.  The output file is written
  * to a temporary file beside it and renamed into place only when the whole

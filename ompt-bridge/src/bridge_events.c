@@ -213,6 +213,11 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
+  bridge_task_t *early = t->cur; /* begun by the region's trampoline */
+  if (early && early->early_begun && early->team == team) {
+    early->early_begun = 0;
+    return;
+  }
   if (t->fork_pending) /* the region started through another entry */
     bridge_fork_deliver(t);
   int num = omp_get_thread_num ? omp_get_thread_num() : 0;
@@ -1130,8 +1135,13 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
     recover(t, frame); /* no flush: a task may run inside an end barrier */
   (void)codeptr;
   bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
-  if (!rec)
-    return POMP_ERR_STATE;
+  if (!rec) { /* begun already by the task's trampoline? */
+    rec = handle_task(h, BRIDGE_TASK_RUNNING);
+    if (!rec || rec != t->cur || !rec->early_begun)
+      return POMP_ERR_STATE;
+    rec->early_begun = 0;
+    return POMP_SUCCESS;
+  }
   if (t->create_pending.rec == rec) /* run at once, not through GOMP_task */
     bridge_create_deliver(t);
   bridge_task_t *prior = t->cur;
@@ -1203,10 +1213,13 @@ int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
       task_finish(t, cur, ompt_task_cancel);
     }
   }
-  task_finish(t, rec,
-              (rec->pomp_flags & POMP_TASK_DETACH) ? ompt_task_detach
-              : rec->cancelled                     ? ompt_task_cancel
-                                                   : ompt_task_complete);
+  if (rec->pomp_flags & POMP_TASK_DETACH) { /* bridge_detach.c */
+    unsigned gen = gen_of(rec);
+    task_finish(t, rec, bridge_detach_body_end(rec, gen));
+    bridge_detach_body_ended(rec, gen);
+    return POMP_SUCCESS;
+  }
+  task_finish(t, rec, rec->cancelled ? ompt_task_cancel : ompt_task_complete);
   return POMP_SUCCESS;
 }
 
@@ -1452,4 +1465,28 @@ int32_t bridge_task_retire(POMP_Task_t *task, int status) {
   }
   bridge_task_unref(rec);
   return POMP_SUCCESS;
+}
+
+/* ---- Tasks begun by libpompt's trampoline (bridge_gomp.c) ----------------
+ * The trampoline runs in place of the program's outlined task function,
+ * which copies the task's firstprivate data out of its block before its
+ * first statement (Task_begin): a tool that orders memory through OMPT
+ * needs the begin before that read, as a native runtime delivers it. */
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
+  task_handle_t h = {rec, gen, HANDLE_TASK};
+  if (bridge_task_begin((POMP_Task_t *)(void *)&h, NULL, frame) !=
+      POMP_SUCCESS)
+    return 0;
+  rec->early_begun = 1;
+  return 1;
+}
+
+void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame) {
+  task_handle_t h = {rec, gen, HANDLE_TASK};
+  if (!bridge_active || !bridge_thread_peek() ||
+      !handle_task(&h, BRIDGE_TASK_RUNNING))
+    return; /* ended by its Task_end (or never begun) */
+  rec->early_begun = 0;
+  rec->cancelled = 1; /* left without Task_end: cancelled */
+  bridge_task_end((POMP_Task_t *)(void *)&h, frame);
 }

@@ -1,17 +1,7 @@
 /*
- * bridge_gomp.c -- libgomp's entry for a parallel region, interposed so that
- * parallel_begin reaches the tool at the moment the region starts.
- *
- * (and GOMP_task, for task_create: libgomp calls the program's copy function
- * for the task's firstprivate data inside it).
- *
- * The parallel regions of distribute parallel for are started by libgomp
- * entries too (GOMP_parallel, or GOMP_parallel_loop_* for a runtime-
- * scheduled loop): between POMP_Distribute_parallel_enter and _exit the
- * regions the thread starts are the construct's parallel leaf, reported
- * around the region's function (its implicit tasks, their share of the
- * loop as work(loop), the region's end barrier) as for an instrumented
- * parallel construct.
+ * bridge_gomp.c -- libgomp's entries for parallel regions and tasks,
+ * interposed so that the OMPT callbacks that order memory reach the tool
+ * where a native runtime delivers them.
  *
  * Instrumented code reports a parallel region just before the construct, but
  * GCC writes the region's shared-data block after that, right before it calls
@@ -22,11 +12,43 @@
  * which is how pomp-link links), the callback is held back until here;
  * otherwise it is delivered at the construct, as before.  Definitions are
  * weak so that a static link against libgomp.a keeps libgomp's.
+ *
+ * The same holds at the other end: GCC's outlined function of a region or a
+ * task reads its firstprivate values out of the data block in its prologue,
+ * before its first statement, where the instrumented begin event is.  A
+ * native runtime delivers implicit_task(begin) and task_schedule(switch)
+ * before it calls that function, and so does libpompt here: libgomp is
+ * handed a trampoline of libpompt's, which begins the implicit task or the
+ * task and then calls the program's function; the construct's own begin
+ * event then finds it begun and delivers nothing (counts and order are
+ * unchanged).  For a task, libgomp gets a data block that starts with a
+ * header of libpompt's (the program's function, the task's record) followed
+ * by the program's block, and, when the program has a copy function (GCC
+ * makes one when the copy is more than a memcpy), libpompt's copy function
+ * in its place: task_create and the dependences are delivered after the
+ * program's copy function ran, on the creating thread, as a native runtime
+ * does.  Without one, libgomp's memcpy is the copy (not an instrumented
+ * access), task_create is delivered before GOMP_task, and libpompt adds no
+ * copy function either: libgomp lets tasks with one run even when their
+ * taskgroup or region was cancelled before they started.  A detachable
+ * task's event handle, which libgomp writes at the start of the data block
+ * it is given, is moved to the program's block and made known to
+ * bridge_detach.c before the task can begin.
+ *
+ * The parallel regions of distribute parallel for are started by libgomp
+ * entries too (GOMP_parallel, or GOMP_parallel_loop_* for a runtime-
+ * scheduled loop): between POMP_Distribute_parallel_enter and _exit the
+ * regions the thread starts are the construct's parallel leaf, reported
+ * around the region's function (its implicit tasks, their share of the
+ * loop as work(loop), the region's end barrier) as for an instrumented
+ * parallel construct.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bridge.h"
 #include "bridge_internal.h"
@@ -85,19 +107,6 @@ int bridge_fork_deferred;
 typedef void (*gomp_task_t)(void (*)(void *), void *, void (*)(void *, void *),
                             long, long, _Bool, unsigned, void **, int, void *);
 static gomp_task_t real_task;
-/* The program's copy function for the task being created on this thread. */
-static __thread void (*user_cpyfn)(void *, void *);
-
-/* libgomp calls the copy function once, on the creating thread, after it
- * allocated the task and before it queues or runs it: the place where the
- * task's data exists and nothing has read it yet. */
-static void copy_then_create(void *dst, void *src) {
-  user_cpyfn(dst, src);
-  bridge_thread_t *t = bridge_thread_peek();
-  if (t)
-    bridge_create_deliver(t);
-}
-
 /* Called only if the program calls GOMP_ entries while libgomp is not
  * loaded (a link that dropped it): nothing can run the region. */
 static void no_libgomp(void) {
@@ -157,14 +166,40 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
   return 1;
 }
 
+/* A region of an instrumented parallel construct: its function runs on
+ * each thread of the team after the thread's implicit task began. */
+typedef struct region_call {
+  void (*fn)(void *);
+  void *data;
+  POMP_Team_t *team;
+} region_call_t;
+
+static void region_run(void *arg) {
+  region_call_t *rc = arg;
+  bridge_parallel_begin(rc->team, __builtin_dwarf_cfa());
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_task_t *task = t ? t->cur : NULL;
+  if (task && task->team == (bridge_team_t *)rc->team &&
+      (task->flags & ompt_task_implicit))
+    task->early_begun = 1; /* Parallel_begin delivers nothing more */
+  rc->fn(rc->data);
+  __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
+}
+
 EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                           unsigned flags) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && t->fork_pending)
+  bridge_team_t *team = t ? t->fork_pending : NULL;
+  if (team)
     bridge_fork_deliver(t);
   if (!real_parallel &&
       !(real_parallel = (gomp_parallel_t)dlsym(RTLD_NEXT, "GOMP_parallel")))
     no_libgomp();
+  if (team) { /* an instrumented parallel construct */
+    region_call_t rc = {fn, data, (POMP_Team_t *)team};
+    real_parallel(region_run, &rc, num_threads, flags);
+    return;
+  }
   leaf_region_t lr;
   void *frame = __builtin_dwarf_cfa();
   if (leaf_begin(&lr, fn, data, num_threads, frame)) {
@@ -237,24 +272,112 @@ EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
   return real_parallel_reductions(fn, data, num_threads, flags);
 }
 
+/* ---- Tasks ------------------------------------------------------------- */
+
+/* GCC's flag of a task with a detach clause (gomp-constants.h). */
+#define GOMP_TASK_FLAG_DETACH (1u << 13)
+
+/* The start of the block libgomp gets: the first word is where libgomp
+ * writes a detachable task's event handle (into the block it is given, and
+ * GCC places the handle's variable there in its own block). */
+typedef struct task_hdr {
+  void *event;
+  void (*fn)(void *); /* the program's outlined function */
+  bridge_task_t *rec; /* the task's record, and its generation then */
+  unsigned gen;
+  long off; /* where the program's block starts */
+} task_hdr_t;
+
+/* What libpompt's copy function copies from (the program has one). */
+typedef struct task_src {
+  task_hdr_t h;
+  void (*cpyfn)(void *, void *);
+  void *data;
+  void **detach; /* the program's event variable, or NULL */
+} task_src_t;
+
+/* libgomp calls the copy function once, on the creating thread, after it
+ * allocated the task (and wrote a detachable task's event handle) and
+ * before it queues or runs it: the place where the task's data exists and
+ * nothing has read it yet. */
+static void task_copy(void *dst, void *src) {
+  task_src_t *s = src;
+  task_hdr_t *h = dst;
+  *h = s->h;
+  if (h->event) /* as libgomp writes it into the block it is given */
+    *(void **)s->data = h->event;
+  s->cpyfn((char *)dst + h->off, s->data);
+  if (s->detach)
+    bridge_detach_register(h->rec, h->gen, *s->detach);
+  bridge_thread_t *t = bridge_thread_peek();
+  if (t)
+    bridge_create_deliver(t);
+}
+
+/* The task's function, on the thread that runs it. */
+static void task_run(void *arg) {
+  task_hdr_t *h = arg;
+  void *block = (char *)arg + h->off;
+  void *frame = __builtin_dwarf_cfa();
+  if (h->event) {
+    *(void **)block = h->event;
+    bridge_detach_register(h->rec, h->gen, h->event);
+  }
+  bridge_task_begin_early(h->rec, h->gen, frame);
+  h->fn(block);
+  bridge_task_returned(h->rec, h->gen, frame);
+}
+
+/* Blocks up to this size (header included) are built on the stack. */
+#define TASK_BLOCK_STACK 512
+
 EXPORT void GOMP_task(void (*fn)(void *), void *data,
                       void (*cpyfn)(void *, void *), long arg_size,
                       long arg_align, _Bool if_clause, unsigned flags,
                       void **depend, int priority, void *detach) {
-  bridge_thread_t *t = bridge_thread_peek();
-  if (t && t->create_pending.rec) {
-    if (cpyfn) {
-      user_cpyfn = cpyfn;
-      cpyfn = copy_then_create;
-    } else {
-      /* libgomp copies with memcpy: no instrumented access to order. */
-      bridge_create_deliver(t);
-    }
-  }
   if (!real_task && !(real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task")))
     no_libgomp();
-  real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-            priority, detach);
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_task_t *rec = t ? t->create_pending.rec : NULL;
+  if (!rec || arg_size < 0) {
+    real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+              priority, detach);
+    return;
+  }
+  long al = arg_align > (long)_Alignof(task_hdr_t) ? arg_align
+                                                   : (long)_Alignof(task_hdr_t);
+  long off = ((long)sizeof(task_hdr_t) + al - 1) / al * al;
+  task_hdr_t h = {NULL, fn, rec, atomic_load(&rec->gen), off};
+  void **event_var = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL;
+  if (cpyfn) {
+    task_src_t src = {h, cpyfn, data, event_var};
+    real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
+              depend, priority, detach);
+    return;
+  }
+  /* libgomp copies [header, program's block] with memcpy (or, undeferred,
+   * runs the task on it as it is): built here, aligned as the program's
+   * block must be. */
+  size_t size = (size_t)(off + arg_size) + (size_t)al;
+  _Alignas(16) char stack[TASK_BLOCK_STACK];
+  char *mem = size <= sizeof stack ? stack : malloc(size);
+  bridge_create_deliver(t); /* no instrumented access to order */
+  if (!mem) {
+    real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+              priority, detach);
+    return;
+  }
+  char *block = (char *)(((uintptr_t)mem + (uintptr_t)al - 1) &
+                         ~((uintptr_t)al - 1));
+  memcpy(block, &h, sizeof h);
+  if (arg_size > 0)
+    memcpy(block + off, data, (size_t)arg_size);
+  real_task(task_run, block, NULL, off + arg_size, al, if_clause, flags,
+            depend, priority, detach);
+  if (event_var) /* unless the task registered it when it began */
+    bridge_detach_register(h.rec, h.gen, *event_var);
+  if (mem != stack)
+    free(mem);
 }
 
 void bridge_gomp_setup(void) {

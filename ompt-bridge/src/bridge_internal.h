@@ -74,8 +74,8 @@ typedef struct bridge_task {
    * notices only after the region that it left it (cancelled), when the
    * team's storage is gone. */
   ompt_data_t parallel_data_seen;
-  int scope_base;            /* the thread's scope depth when it began */
-  int saved_state;           /* the thread's state when it began */
+  int scope_base;  /* the thread's scope depth when it began */
+  int saved_state; /* the thread's state when it began */
   ompt_wait_id_t saved_wait_id;
   uint8_t announced;       /* begin / create delivered (monitoring was on) */
   uint8_t switch_sent;     /* task_schedule(switch) delivered */
@@ -97,6 +97,10 @@ typedef struct bridge_task {
   atomic_uint gen; /* bumped whenever the record is released */
   struct bridge_thread *owner;
   struct bridge_task *next_free;
+  /* Begun by libpompt's trampoline before the program's outlined function
+   * ran (bridge_gomp.c): the construct's own begin event finds it so and
+   * delivers nothing.  Reset by bridge_task_alloc. */
+  uint8_t early_begun;
 } bridge_task_t;
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
@@ -510,6 +514,25 @@ void bridge_create_deliver(bridge_thread_t *t);
 int bridge_have_gomp_task(void);
 void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
                                         unsigned);
+
+/* bridge_events.c: the begin of an explicit task (task_schedule switch)
+ * delivered by libpompt's task trampoline before the program's outlined
+ * function runs, for the task's record as bridge_task_create_begin made it
+ * (gen: its generation then); whether it began.  After the function
+ * returned: a task still running was left without Task_end (a cancelled
+ * taskgroup) and ends now. */
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
+void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame);
+
+/* bridge_detach.c: tasks with a detach clause.  register: the event handle
+ * libgomp gave a task that has not begun (ignored once it has); body_end:
+ * the status its Task_end delivers (complete when fulfilled already, else
+ * detach); body_ended: after that delivery (a fulfilment in between is
+ * delivered now, as late_fulfill). */
+void bridge_detach_register(bridge_task_t *rec, unsigned gen,
+                            const void *event);
+int bridge_detach_body_end(bridge_task_t *rec, unsigned gen);
+void bridge_detach_body_ended(bridge_task_t *rec, unsigned gen);
 
 /* bridge_exiting.c: the calling thread's kernel id; whether thread tid is
  * running or runnable (0 when asleep, gone or unknown); a short sleep. */

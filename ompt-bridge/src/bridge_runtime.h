@@ -59,6 +59,13 @@ int32_t bridge_taskwait_depend_exit(POMP_Task_t *task, void *frame);
 void bridge_distribute_parallel_enter(int loop_work, const void *codeptr);
 void bridge_distribute_parallel_exit(void);
 
+/* ---- detach (bridge_detach.c) ---------------------------------------------
+ */
+
+/* omp_fulfill_event(event), before the runtime's routine runs: the task's
+ * early_fulfill, or its late_fulfill (its completion). */
+void bridge_detach_fulfill(const void *event);
+
 /* ---- bridge_events.c ------------------------------------------------------
  */
 

@@ -145,6 +145,7 @@ bridge_task_t *bridge_task_alloc(bridge_thread_t *t) {
   r->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
   r->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
   r->next_free = NULL;
+  r->early_begun = 0;
   atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
   return r;
 }

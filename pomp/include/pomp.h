@@ -442,6 +442,10 @@ int POMP_Api_omp_get_nested(POMP_Handle_t *handle, const char ctc[]);
  * POMP_Off are omp_control_tool(omp_control_tool_start / _pause). */
 int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
                               int command, int modifier, void *arg);
+/* omp_fulfill_event: event is the omp_event_handle_t value; libpompt
+ * reports the detachable task's early or late fulfilment. */
+void POMP_Api_omp_fulfill_event(POMP_Handle_t *handle, const char ctc[],
+                                uintptr_t event);
 
 /* ---- Target constructs, teams, distribute ----------------------------------
  */

@@ -941,3 +941,15 @@ API_VOID(POMP_Api_omp_set_dynamic, omp_set_dynamic, int)
 API_INT(POMP_Api_omp_get_dynamic, omp_get_dynamic, 0)
 API_VOID(POMP_Api_omp_set_nested, omp_set_nested, int)
 API_INT(POMP_Api_omp_get_nested, omp_get_nested, 0)
+
+/* omp_fulfill_event: the task's fulfilment is reported before the runtime
+ * completes the task (and releases its dependences). */
+extern void omp_fulfill_event(uintptr_t event) __attribute__((weak));
+
+EXPORT void POMP_Api_omp_fulfill_event(POMP_Handle_t *handle, const char ctc[],
+                                       uintptr_t event) {
+  if (api_events(handle, ctc))
+    bridge_detach_fulfill((const void *)event);
+  if (omp_fulfill_event)
+    omp_fulfill_event(event);
+}

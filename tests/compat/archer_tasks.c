@@ -1,8 +1,9 @@
 /*
  * archer_tasks.c -- race-free explicit tasks for Archer on a pomp-cc gcc
- * build: dependences (out -> in -> inout chains), taskwait, taskgroup, and
- * the barrier that completes a region's tasks order every access.  Needs
- * the task callbacks (task_create, task_schedule, dependences).
+ * build: dependences (out -> in -> inout chains), taskwait, taskgroup (with
+ * tasks created inside tasks), and the barrier that completes a region's
+ * tasks order every access.  Needs the task callbacks (task_create,
+ * task_schedule, dependences).
  *
  *   archer_tasks R
  */
@@ -40,11 +41,16 @@ int main(int argc, char **argv) {
 #pragma omp taskgroup
         {
           for (int i = 0; i < N; i++) {
+            /* a task created inside a task, both with firstprivate data:
+             * GCC's copy function writes the inner task's copy, and its
+             * outlined function reads it before its first statement, so
+             * the task's begin must reach Archer before that read */
 #pragma omp task firstprivate(i)
-            part[i] = i + 1;
-            /* A task created inside a task with firstprivate data still
-             * draws one false report from Archer (doc/compat.md, "still
-             * open"); that nesting is left out until it is understood. */
+            {
+              part[i] = i;
+#pragma omp task firstprivate(i)
+              part[i] += 1;
+            }
           }
         }
         for (int i = 0; i < N; i++)

@@ -19,7 +19,8 @@ invariant of the tool ("diff: ok").  Then every count is compared, except:
     thread-pool policy, visible with nested teams); then each runtime must
     still end every thread it began;
   - atomic regions (clang compiles them to instructions libomp never sees)
-    and the timing-dependent task_dependence and task_schedule counts;
+    and the timing-dependent task_dependence, task_schedule and task_detach
+    counts;
   - with one thread, which tasks are undeferred (libomp 14 flags every task
     of a team of one undeferred; libpompt only those with if(false)).
 Test-lock acquisitions are counted with their lock kind (MERGED below).
@@ -52,9 +53,10 @@ CALLBACK_OF = {
     "task_complete": "task_schedule", "task_schedule": "task_schedule",
     "dependences": "dependences", "task_dependence": "task_dependence",
     "flush": "flush", "cancel": "cancel",
+    "task_detach": "task_schedule", "task_fulfilled": "task_schedule",
 }
-for k in ("loop", "sections", "single_executor", "single_other", "workshare",
-          "other"):
+for k in ("loop", "sections", "sections_count", "single_executor",
+          "single_other", "workshare", "other"):
     CALLBACK_OF["work_" + k] = "work"
 for k in ("barrier_explicit", "barrier_implicit", "barrier_implicit_serialized",
           "barrier_implementation", "barrier_teams", "taskwait", "taskgroup"):
@@ -76,6 +78,9 @@ IMPLEMENTATION_DEFINED = {
                        "(timing)",
     "task_schedule": "task switches depend on scheduling; completions "
                      "(task_complete) are compared",
+    "task_detach": "whether a detached task's block or its fulfilment "
+                   "ends first depends on timing; fulfilments "
+                   "(task_fulfilled) are compared",
     "mutex_acquire_atomic": "clang compiles atomics to instructions that "
                             "libomp never sees",
     "mutex_acquired_atomic": "clang compiles atomics to instructions that "

@@ -100,7 +100,10 @@
   X(cancel)                                                                    \
   X(dispatch_taskloop_chunk)                                                   \
   X(task_create_taskwait)                                                      \
-  X(taskwait_complete)
+  X(taskwait_complete)                                                         \
+  X(work_sections_count)                                                       \
+  X(task_detach)                                                               \
+  X(task_fulfilled)
 
 enum counter {
 #define X(n) C_##n,
@@ -357,6 +360,10 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep,
   enum counter c = work_counter(type);
   if (ep == ompt_scope_begin) {
     count(c);
+    /* OpenMP 5.2: count is the number of sections */
+    if (c == C_work_sections)
+      atomic_fetch_add_explicit(&counts[C_work_sections_count], (long)n,
+                                memory_order_relaxed);
     push(S_WORK, (uint64_t)c, 0);
   } else {
     pop(S_WORK, (uint64_t)c);
@@ -595,7 +602,13 @@ static void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id,
 
 /* ---- Explicit tasks ----------------------------------------------------- */
 
-enum { TASK_CREATED = 1, TASK_STARTED = 2, TASK_DONE = 3 };
+/* An explicit task's data: its state, tagged (implicit tasks hold ids). */
+#define TASK_TAG (UINT64_C(1) << 63)
+#define TASK_CREATED (TASK_TAG | 1)
+#define TASK_STARTED (TASK_TAG | 2)
+#define TASK_DONE (TASK_TAG | 3)
+#define TASK_DETACHED (TASK_TAG | 4) /* block ended; completes when fulfilled */
+#define TASK_FULFILLED (UINT64_C(1) << 62) /* flag: its event was fulfilled */
 
 static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
                            ompt_data_t *task, int flags, int has_deps,
@@ -627,20 +640,44 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
     count(C_taskwait_complete);
     return;
   }
+  /* detach clause: early_fulfill before the block ends (then complete),
+   * or detach when it ends, then late_fulfill (the completion) */
+  uint64_t fulfilled = prior ? prior->value & TASK_FULFILLED : 0;
+  uint64_t state = prior ? prior->value & ~TASK_FULFILLED : 0;
+  if (status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) {
+    count(C_task_fulfilled);
+    if (fulfilled)
+      error("task_schedule: a task's event fulfilled twice");
+    else if (prior)
+      prior->value |= TASK_FULFILLED;
+    if (status == ompt_task_early_fulfill &&
+        state != TASK_CREATED && state != TASK_STARTED)
+      error("task_schedule: early_fulfill of a task whose block ended");
+    if (status == ompt_task_late_fulfill && state != TASK_DETACHED)
+      error("task_schedule: late_fulfill of a task not detached");
+  }
+  if (status == ompt_task_detach) {
+    count(C_task_detach);
+    if (state != TASK_STARTED || fulfilled)
+      error("task_schedule: detach of a task not running or fulfilled");
+    else
+      prior->value = TASK_DETACHED;
+  }
   if (status == ompt_task_complete || status == ompt_task_cancel ||
       status == ompt_task_late_fulfill) {
-    if (prior && prior->value == TASK_DONE)
+    if (prior && state == TASK_DONE)
       error("task_schedule: a task completed twice");
-    if (prior && (prior->value == TASK_STARTED ||
-                  prior->value == TASK_CREATED)) {
+    if (prior && (state == TASK_STARTED || state == TASK_CREATED ||
+                  state == TASK_DETACHED)) {
       prior->value = TASK_DONE;
       count(C_task_complete);
     }
   }
-  if (next && next->value == TASK_DONE)
+  uint64_t next_state = next ? next->value & ~TASK_FULFILLED : 0;
+  if (next_state == TASK_DONE || next_state == TASK_DETACHED)
     error("task_schedule: switch to a completed task");
-  if (next && next->value == TASK_CREATED)
-    next->value = TASK_STARTED;
+  if (next_state == TASK_CREATED)
+    next->value = TASK_STARTED | (next->value & TASK_FULFILLED);
 }
 
 static void on_dependences(ompt_data_t *task, const ompt_dependence_t *deps,

@@ -41,9 +41,24 @@ int main(void) {
     omp_unset_lock(&lock);
   }
   CHECK_LINE();
+  int fulfilled = 0;
+#pragma omp parallel num_threads(2) shared(fulfilled)
+#pragma omp single
+  {
+    omp_event_handle_t ev;
+#pragma omp task detach(ev) shared(fulfilled)
+    {
+      fulfilled = 1;
+      omp_fulfill_event(ev);
+    }
+#pragma omp taskwait
+  }
+  CHECK_LINE();
   omp_destroy_lock(&lock);
   omp_destroy_nest_lock(&nest);
-  printf("count=%d nested=%d procs=%d inpar=%d tested=%d dyn=%d tn=%d\n", count,
-         nested, procs, inpar, tested, omp_get_dynamic(), (*thread_num)());
+  printf("count=%d nested=%d procs=%d inpar=%d tested=%d dyn=%d tn=%d "
+         "fulfilled=%d\n",
+         count, nested, procs, inpar, tested, omp_get_dynamic(),
+         (*thread_num)(), fulfilled);
   return 0;
 }

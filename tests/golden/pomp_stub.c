@@ -917,6 +917,11 @@ int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
   return omp_control_tool(command, modifier, arg);
 }
 
+void POMP_Api_omp_fulfill_event(POMP_Handle_t *handle, const char ctc[],
+                                uintptr_t event) {
+  WRAP_V(omp_fulfill_event, (omp_event_handle_t)event);
+}
+
 /* ---- Target constructs, teams, distribute ------------------------------ */
 
 #define TARGET_MAGIC UINT64_C(0x706f6d7074746774)

@@ -72,6 +72,7 @@ static atomic_int errors;
 
 #define COUNTER_LIST(X)                                                        \
   X(thread_begin)                                                              \
+  X(thread_initial)                                                            \
   X(thread_end)                                                                \
   X(parallel_begin)                                                            \
   X(parallel_end)                                                              \
@@ -194,6 +195,7 @@ struct frame {
 static __thread struct frame stack[STACK_MAX];
 static __thread int depth;
 static __thread int began, ended;
+static __thread ompt_thread_t my_type;
 static __thread ompt_data_t *my_thread_data;
 static __thread uint64_t last_id;
 
@@ -325,13 +327,15 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread) {
   if (began)
     error("second thread_begin on one thread");
   began = 1;
+  my_type = type;
+  if (type == ompt_thread_initial)
+    count(C_thread_initial);
   if (thread->value)
     error("thread data not zero at thread_begin");
   my_thread_data = thread;
   thread->value = TAG | (new_id() << 1);
   if (get_thread_data() != thread)
     error("get_thread_data() is not the thread_begin data");
-  (void)type;
 }
 
 static void on_thread_end(ompt_data_t *thread) {
@@ -386,6 +390,11 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *parallel,
   int initial = (flags & ompt_task_initial) != 0;
   if (ep == ompt_scope_begin) {
     count(initial ? C_initial_task_begin : C_implicit_task_begin);
+    /* An initial thread runs an initial task before anything else (the
+     * initial tasks of a league of teams come later, nested). */
+    if (!initial && my_type == ompt_thread_initial && depth == 0)
+      error("implicit_task begin: an implicit task outside any initial task "
+            "on an initial thread");
     if (task->value)
       error("task data not zero at implicit_task begin");
     id_of(task);
