@@ -1168,6 +1168,48 @@ def case_serial_tool(t):
     t.check_tmp_empty()
 
 
+LOCKS_ONLY_C = r"""
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+static omp_lock_t lock;
+static void *other(void *arg) {
+  (void)arg;
+  /* main holds the lock: a real runtime must refuse it */
+  int got = omp_test_lock(&lock);
+  if (got)
+    omp_unset_lock(&lock);
+  printf("test_lock on a held lock: %d\n", got);
+  return NULL;
+}
+int main(void) {
+  pthread_t t;
+  omp_init_lock(&lock);
+  omp_set_lock(&lock);
+  pthread_create(&t, NULL, other, NULL);
+  pthread_join(t, NULL);
+  omp_unset_lock(&lock);
+  omp_destroy_lock(&lock);
+  return 0;
+}
+"""
+
+
+def case_locks_only(t):
+    """A -fopenmp program whose only OpenMP use is the runtime API (locks
+    from plain pthreads) keeps libgomp: pomp-instr turns its calls into
+    libpompt's wrappers, whose references to the real routines are weak,
+    and GCC links with --as-needed; without libgomp the lock would be
+    "taken" twice."""
+    src = t.write("locks_only.c", LOCKS_ONLY_C)
+    t.pomp_cc(t.cc, "-fopenmp", "-pthread", "-O1", src, "-o", "prog")
+    needed = t.run(["readelf", "-d", "prog"]).stdout
+    check("libgomp" in needed, "libgomp is not NEEDED:\n%s" % needed)
+    got = t.run(["./prog"]).stdout
+    check(got == "test_lock on a held lock: 0\n", "output %r" % got)
+    t.check_tmp_empty()
+
+
 def case_errors(t):
     """Failures: the underlying message, the failing step's exit status,
     no output left, nothing else touched."""
