@@ -316,7 +316,20 @@ static void await_exiting_threads(const bridge_thread_t *me);
 
 void bridge_threads_end_all(void) {
   bridge_thread_t *me = bridge_self;
-  await_exiting_threads(me);
+  /* exit() called inside a parallel region: the other threads of the team
+   * are still inside it (or waiting for this thread at its barrier) and may
+   * be delivering callbacks of their own.  Their tasks cannot be unwound
+   * from here without interleaving their callbacks with this thread's, so
+   * they get only their thread_end, as after fork. */
+  if (omp_in_parallel && omp_in_parallel()) {
+    for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next) {
+      int alive = 0;
+      if (t != me)
+        atomic_compare_exchange_strong(&t->ended, &alive, BRIDGE_THREAD_GONE);
+    }
+  } else {
+    await_exiting_threads(me);
+  }
   int workers = 0;
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
     if (t != me && !atomic_load(&t->ended))
