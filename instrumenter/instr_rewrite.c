@@ -1101,20 +1101,31 @@ static void scan_pragmas(struct unit *u) {
 
 /* The OpenMP API routines whose calls are rewritten (seed 004, section 3.4;
  * pomp.h declares a POMP_Api_<name> wrapper for each). */
-static const char *const api_routines[] = {
-    "omp_init_lock",         "omp_init_lock_with_hint",
-    "omp_destroy_lock",      "omp_set_lock",
-    "omp_unset_lock",        "omp_test_lock",
-    "omp_init_nest_lock",    "omp_init_nest_lock_with_hint",
-    "omp_destroy_nest_lock", "omp_set_nest_lock",
-    "omp_unset_nest_lock",   "omp_test_nest_lock",
-    "omp_set_num_threads",   "omp_get_num_threads",
-    "omp_get_max_threads",   "omp_get_thread_num",
-    "omp_get_num_procs",     "omp_in_parallel",
-    "omp_set_dynamic",       "omp_get_dynamic",
-    "omp_set_nested",        "omp_get_nested",
-    "omp_control_tool",      "omp_fulfill_event",
-    NULL};
+static const char *const api_routines[] = {"omp_init_lock",
+                                           "omp_init_lock_with_hint",
+                                           "omp_destroy_lock",
+                                           "omp_set_lock",
+                                           "omp_unset_lock",
+                                           "omp_test_lock",
+                                           "omp_init_nest_lock",
+                                           "omp_init_nest_lock_with_hint",
+                                           "omp_destroy_nest_lock",
+                                           "omp_set_nest_lock",
+                                           "omp_unset_nest_lock",
+                                           "omp_test_nest_lock",
+                                           "omp_set_num_threads",
+                                           "omp_get_num_threads",
+                                           "omp_get_max_threads",
+                                           "omp_get_thread_num",
+                                           "omp_get_num_procs",
+                                           "omp_in_parallel",
+                                           "omp_set_dynamic",
+                                           "omp_get_dynamic",
+                                           "omp_set_nested",
+                                           "omp_get_nested",
+                                           "omp_control_tool",
+                                           "omp_fulfill_event",
+                                           NULL};
 
 static int api_routine(const char *name) {
   if (strncmp(name, "omp_", 4) != 0)
@@ -1379,6 +1390,8 @@ static int needs_compound(const struct pragma *p) {
     return 1;
   case OMP_DIR_ORDERED:
     return p->standalone;
+  case OMP_DIR_ERROR:
+    return p->nleaves > 0; /* at(execution) */
   default:
     return 0;
   }
@@ -1424,6 +1437,24 @@ static int is_substatement(const struct unit *u, size_t off) {
   }
 }
 
+/* Whether a reduction clause has the task modifier ("reduction(task, +:
+ * x)"): its first modifier word. */
+static int has_task_reduction(const struct unit *u, const struct pragma *p) {
+  const char *t = u->text + p->tbegin;
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->kind != OMP_CLAUSE_REDUCTION)
+      continue;
+    size_t b = c->modifier.begin, e = c->modifier.end;
+    while (b < e && is_space(t[b]))
+      b++;
+    if (e - b >= 4 && memcmp(t + b, "task", 4) == 0 &&
+        (e - b == 4 || !is_idch(t[b + 4])))
+      return 1;
+  }
+  return 0;
+}
+
 /* ---- Structured blocks ----------------------------------------------------
  */
 
@@ -1439,6 +1470,10 @@ static int block_after(struct unit *u, size_t off, size_t *sb, size_t *se) {
   size_t li = line_of(u, p);
   if (u->text[p] == '#' && line_first(u, li) == p) {
     int32_t pi = u->pragma_of_line[li];
+    /* A metadirective is not instrumented; when it stands for a construct,
+     * its block follows it (as after "#pragma GCC unroll" below). */
+    if (pi >= 0 && u->pragmas[pi].kind == OMP_DIR_METADIRECTIVE)
+      pi = -1;
     if (pi >= 0 && !u->pragmas[pi].pomp) {
       struct pragma *q = &u->pragmas[pi];
       if (q->standalone || pragma_block(u, q) < 0)
@@ -1991,10 +2026,18 @@ static const struct omp_clause *find_clause(const struct pragma *p,
   return NULL;
 }
 
-/* The expression of an if / num_threads clause: from the first item to the
- * last (a top-level comma is part of the expression). */
-static int clause_expr(const struct omp_clause *c, size_t *b, size_t *e) {
+/* The expression of an if / num_threads / final / ... clause.  Several
+ * items are one expression only in C++, where a template argument list is
+ * split at its commas; otherwise ("num_threads(8, 2)", OpenMP 6.0's list, or
+ * any list in C, which the compiler rejects) hoisting would turn the list
+ * into a comma expression: such a clause stays as written and the compiler
+ * decides. */
+static int clause_expr(const struct unit *u, const struct omp_clause *c,
+                       size_t *b, size_t *e) {
   if (!c->has_args || c->n_items == 0)
+    return 0;
+  if (c->n_items > 1 &&
+      (u->lang != INSTR_LANG_CXX || c->kind == OMP_CLAUSE_NUM_THREADS))
     return 0;
   size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
   *b = c->items[0].begin;
@@ -2235,7 +2278,7 @@ static void append_clause(const struct unit *u, const struct pragma *p,
   const char *t = ptext(u, p);
   const char *r = repl_of(p, c);
   size_t eb, ee;
-  if (r && clause_expr(c, &eb, &ee)) {
+  if (r && clause_expr(u, c, &eb, &ee)) {
     instr_buf_add(b, t + c->whole.begin, eb - c->whole.begin);
     instr_buf_puts(b, r);
     instr_buf_add(b, t + ee, c->whole.end - ee);
@@ -2789,7 +2832,7 @@ static void eval_once(const struct unit *u, struct pragma *p,
                       const char *type, const char *conv_open,
                       const char *conv_close, struct instr_buf *decl) {
   size_t eb, ee;
-  if (!c || !clause_expr(c, &eb, &ee))
+  if (!c || !clause_expr(u, c, &eb, &ee))
     return;
   set_repl(p, c, prefix);
   instr_buf_printf(decl, "%s %s_%d = %s", type, prefix, p->number, conv_open);
@@ -3407,6 +3450,126 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
 
 /* ---- Building the leaves ------------------------------------------------ */
 
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent,
+                                         CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Whether two spans hold the same text, blanks ignored. */
+static int same_text(const struct unit *u, size_t ab, size_t ae, size_t bb,
+                     size_t be) {
+  for (;;) {
+    while (ab < ae && is_space(u->text[ab]))
+      ab++;
+    while (bb < be && is_space(u->text[bb]))
+      bb++;
+    if (ab == ae || bb == be)
+      return ab == ae && bb == be;
+    if (u->text[ab++] != u->text[bb++])
+      return 0;
+  }
+}
+
+/* The expr of an atomic update "x op= expr;", "x = x op expr;" or
+ * "x = expr op x;" when it calls a function: [*eb, *ee) and its type, a
+ * builtin arithmetic type (spelled in canonical form).  OpenMP evaluates
+ * expr outside the atomic operation; the call may even reach the same
+ * atomic again (a recursion), which must not happen between the atomic's
+ * enter and exit events. */
+static int atomic_call_operand(const struct unit *u, const struct pragma *p,
+                               size_t *eb, size_t *ee, CXType *type) {
+  static const enum omp_clause_kind other_forms[] = {
+      OMP_CLAUSE_READ, OMP_CLAUSE_WRITE, OMP_CLAUSE_CAPTURE,
+      OMP_CLAUSE_COMPARE};
+  for (size_t i = 0; i < sizeof other_forms / sizeof other_forms[0]; i++)
+    if (find_clause(p, other_forms[i]))
+      return 0;
+  const struct stmt_rec *st = stmt_at(u, p->sbegin);
+  if (!st)
+    return 0;
+  CXCursor s = st->cur, expr;
+  enum CXCursorKind k = clang_getCursorKind(s);
+  struct cursor_list l = children_of(s);
+  if (l.n != 2)
+    return 0;
+  if (k == CXCursor_CompoundAssignOperator) {
+    expr = l.c[1];
+  } else if (k == CXCursor_BinaryOperator) {
+    char op[4];
+    binary_operator(u, s, op);
+    if (strcmp(op, "=") != 0)
+      return 0;
+    CXCursor rhs = strip(l.c[1]);
+    struct cursor_list r = children_of(rhs);
+    if (clang_getCursorKind(rhs) != CXCursor_BinaryOperator || r.n != 2)
+      return 0;
+    size_t xb, xe, ab, ae, bb, be;
+    cursor_span(l.c[0], &xb, &xe);
+    cursor_span(r.c[0], &ab, &ae);
+    cursor_span(r.c[1], &bb, &be);
+    if (same_text(u, xb, xe, ab, ae))
+      expr = r.c[1];
+    else if (same_text(u, xb, xe, bb, be))
+      expr = r.c[0];
+    else
+      return 0;
+  } else {
+    return 0;
+  }
+  int calls = 0;
+  if (clang_getCursorKind(expr) == CXCursor_CallExpr)
+    calls = 1;
+  else
+    clang_visitChildren(expr, find_call, &calls);
+  if (!calls)
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getCursorType(expr));
+  if (t.kind < CXType_Bool || t.kind > CXType_LongDouble)
+    return 0;
+  cursor_span(expr, eb, ee);
+  if (*ee <= *eb || *eb <= p->sbegin || *ee >= p->send)
+    return 0;
+  /* The expression must be plain text: no rewritten API call and no pragma
+   * line (a lambda's) inside it. */
+  for (size_t i = 0; i < u->ncalls; i++)
+    if (u->calls[i].routine >= 0 && u->calls[i].begin >= *eb &&
+        u->calls[i].begin < *ee)
+      return 0;
+  for (size_t li = line_of(u, *eb); li < u->nlines && u->lstart[li] < *ee; li++)
+    if (u->pragma_of_line[li] >= 0)
+      return 0;
+  *type = t;
+  return 1;
+}
+
+/* Evaluates an atomic update's function-calling expr before the atomic
+ * events, into a temporary of its own type that the statement then uses
+ * (its line breaks kept, so the lines after it keep their numbers). */
+static void hoist_atomic_operand(struct unit *u, struct pragma *p,
+                                 struct leaf_out *lo) {
+  size_t eb, ee;
+  CXType t;
+  if (!atomic_call_operand(u, p, &eb, &ee, &t))
+    return;
+  CXString ts = clang_getTypeSpelling(t);
+  instr_buf_printf(&lo->decl, "%s pompt_ax_%d = (", clang_getCString(ts),
+                   p->number);
+  clang_disposeString(ts);
+  instr_buf_add(&lo->decl, u->text + eb, ee - eb);
+  instr_buf_puts(&lo->decl, "); ");
+  struct instr_buf b = {0};
+  instr_buf_printf(&b, "pompt_ax_%d", p->number);
+  for (size_t i = eb; i < ee; i++)
+    if (u->text[i] == '\n')
+      instr_buf_putc(&b, '\n');
+  add_edit(u, eb, ee, 0, INT_MAX, &b);
+}
+
 /* Sets the clause replacements of every leaf (an if clause can be shared
  * by several leaves, so this happens before any text is built). */
 static void leaf_decls(struct unit *u, struct pragma *p, int li,
@@ -3429,7 +3592,8 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
     const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
     size_t eb, ee;
     long long v;
-    if (f && clause_expr(f, &eb, &ee) && !is_int_literal(t + eb, ee - eb, &v))
+    if (f && clause_expr(u, f, &eb, &ee) &&
+        !is_int_literal(t + eb, ee - eb, &v))
       eval_once(u, p, f, "pompt_filter", "int", "(int)(", ")", &lo->decl);
     break;
   }
@@ -3447,7 +3611,7 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
   case LK_ERROR: {
     const struct omp_clause *m = find_clause(p, OMP_CLAUSE_MESSAGE);
     size_t eb, ee;
-    if (m && clause_expr(m, &eb, &ee) && t[eb] != '"')
+    if (m && clause_expr(u, m, &eb, &ee) && t[eb] != '"')
       eval_once(u, p, m, "pompt_msg", "const char *", "(", ")", &lo->decl);
     break;
   }
@@ -3462,6 +3626,9 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
   case LK_FOR_SIMD:
     if (u->opts->loop_level == INSTR_LOOP_CHUNKS)
       instr_buf_printf(&lo->decl, "POMP_Chunks_t pompt_ch_%d; ", n);
+    break;
+  case LK_ATOMIC:
+    hoist_atomic_operand(u, p, lo);
     break;
   case LK_TEAMS:
     eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_TEAMS), "pompt_nteams", "int",
@@ -3547,12 +3714,16 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_SINGLE:
   case LK_SCOPE: {
     int copyprivate = find_clause(p, OMP_CLAUSE_COPYPRIVATE) != NULL;
+    /* A task reduction completes at the construct's own barrier, and
+     * nowait is not allowed with it: that barrier stays. */
+    int task_red = has_task_reduction(u, p);
     /* The implicit barrier is exposed by nowait plus an explicit barrier
      * (doc/instrumentation.md says why that keeps the semantics).  Inside
      * a split parallel, the region's own barrier follows at once. */
-    lo->barrier =
-        on && !inner && !user_nowait && !copyprivate && !p->cancel_inside;
-    if ((lo->barrier || inner) && !user_nowait && !p->cancel_inside)
+    lo->barrier = on && !inner && !user_nowait && !copyprivate &&
+                  !p->cancel_inside && !task_red;
+    if ((lo->barrier || inner) && !user_nowait && !p->cancel_inside &&
+        !task_red)
       instr_buf_puts(&lo->dir, " nowait");
     if (!on)
       break;
@@ -3626,7 +3797,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                      n);
     if (f && repl_of(p, f))
       instr_buf_puts(&lo->open, repl_of(p, f));
-    else if (f && clause_expr(f, &eb, &ee))
+    else if (f && clause_expr(u, f, &eb, &ee))
       instr_buf_add(&lo->open, t + eb, ee - eb);
     else
       instr_buf_puts(&lo->open, "0");
@@ -3811,7 +3982,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                      n, severity);
     if (m && repl_of(p, m))
       instr_buf_puts(&lo->pre, repl_of(p, m));
-    else if (m && clause_expr(m, &eb, &ee))
+    else if (m && clause_expr(u, m, &eb, &ee))
       instr_buf_add(&lo->pre, t + eb, ee - eb);
     else
       instr_buf_puts(&lo->pre, "(const char *)0");

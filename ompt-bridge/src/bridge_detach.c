@@ -83,11 +83,10 @@ static void deliver(const detach_entry_t *e, ompt_task_status_t status) {
   ompt_callback_task_schedule_t cb;
   if (status == ompt_task_late_fulfill)
     /* The completion: delivered when its begin was (task_finish's rule). */
-    cb = rec->switch_sent ? BRIDGE_GROUP(BRIDGE_B_TASK_BE, task_schedule)
-                          : NULL;
+    cb =
+        rec->switch_sent ? BRIDGE_GROUP(BRIDGE_B_TASK_BE, task_schedule) : NULL;
   else
-    cb = rec->announced ? BRIDGE_ACTIVE(BRIDGE_B_TASK_BE, task_schedule)
-                        : NULL;
+    cb = rec->announced ? BRIDGE_ACTIVE(BRIDGE_B_TASK_BE, task_schedule) : NULL;
   if (cb)
     cb(&rec->task_data, status, NULL);
 }
@@ -105,8 +104,8 @@ void bridge_detach_register(bridge_task_t *rec, unsigned gen,
   }
   /* Only a task that has not begun: its own reference keeps its record
    * until its Task_end, which must find the entry. */
-  if (gen_of(rec) != gen || __atomic_load_n(&rec->status, __ATOMIC_ACQUIRE) !=
-                                BRIDGE_TASK_CREATED) {
+  if (gen_of(rec) != gen ||
+      __atomic_load_n(&rec->status, __ATOMIC_ACQUIRE) != BRIDGE_TASK_CREATED) {
     pthread_mutex_unlock(&lock);
     return; /* begun, so registered by the task itself; or gone */
   }

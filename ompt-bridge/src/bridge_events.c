@@ -1131,17 +1131,18 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
   bridge_thread_t *t = bridge_thread_self();
   if (!t)
     return POMP_ERR_NOMEM;
+  bridge_task_t *early = t->cur; /* begun by the task's trampoline */
+  if (early && early->early_begun && early == h->rec &&
+      h->gen == gen_of(early) && h->magic == HANDLE_TASK) {
+    early->early_begun = 0;
+    return POMP_SUCCESS;
+  }
   if (t->cur && frame_above(frame, t->cur->begin_frame))
     recover(t, frame); /* no flush: a task may run inside an end barrier */
   (void)codeptr;
   bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
-  if (!rec) { /* begun already by the task's trampoline? */
-    rec = handle_task(h, BRIDGE_TASK_RUNNING);
-    if (!rec || rec != t->cur || !rec->early_begun)
-      return POMP_ERR_STATE;
-    rec->early_begun = 0;
-    return POMP_SUCCESS;
-  }
+  if (!rec)
+    return POMP_ERR_STATE;
   if (t->create_pending.rec == rec) /* run at once, not through GOMP_task */
     bridge_create_deliver(t);
   bridge_task_t *prior = t->cur;
@@ -1474,8 +1475,7 @@ int32_t bridge_task_retire(POMP_Task_t *task, int status) {
  * needs the begin before that read, as a native runtime delivers it. */
 int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
   task_handle_t h = {rec, gen, HANDLE_TASK};
-  if (bridge_task_begin((POMP_Task_t *)(void *)&h, NULL, frame) !=
-      POMP_SUCCESS)
+  if (bridge_task_begin((POMP_Task_t *)(void *)&h, NULL, frame) != POMP_SUCCESS)
     return 0;
   rec->early_begun = 1;
   return 1;

@@ -23,17 +23,17 @@
  * event then finds it begun and delivers nothing (counts and order are
  * unchanged).  For a task, libgomp gets a data block that starts with a
  * header of libpompt's (the program's function, the task's record) followed
- * by the program's block, and, when the program has a copy function (GCC
- * makes one when the copy is more than a memcpy), libpompt's copy function
- * in its place: task_create and the dependences are delivered after the
- * program's copy function ran, on the creating thread, as a native runtime
- * does.  Without one, libgomp's memcpy is the copy (not an instrumented
- * access), task_create is delivered before GOMP_task, and libpompt adds no
- * copy function either: libgomp lets tasks with one run even when their
- * taskgroup or region was cancelled before they started.  A detachable
- * task's event handle, which libgomp writes at the start of the data block
- * it is given, is moved to the program's block and made known to
- * bridge_detach.c before the task can begin.
+ * by the program's block, and libpompt's copy function, which copies both
+ * (through the program's copy function, if GCC made one) and then delivers
+ * task_create and the dependences: after the copy, on the creating thread,
+ * as a native runtime does.  With cancellation on and no copy function of
+ * the program's, libgomp copies the block with its memcpy (no instrumented
+ * access, so task_create comes before GOMP_task): libgomp runs every task
+ * that has a copy function, even one whose taskgroup or region was
+ * cancelled before it started.  A detachable task's event handle, which
+ * libgomp writes at the start of the data block it is given, is moved to
+ * the program's block and made known to bridge_detach.c before the task
+ * can begin.
  *
  * The parallel regions of distribute parallel for are started by libgomp
  * entries too (GOMP_parallel, or GOMP_parallel_loop_* for a runtime-
@@ -288,11 +288,12 @@ typedef struct task_hdr {
   long off; /* where the program's block starts */
 } task_hdr_t;
 
-/* What libpompt's copy function copies from (the program has one). */
+/* What libpompt's copy function copies from. */
 typedef struct task_src {
   task_hdr_t h;
-  void (*cpyfn)(void *, void *);
+  void (*cpyfn)(void *, void *); /* the program's, or NULL: memcpy */
   void *data;
+  long size;
   void **detach; /* the program's event variable, or NULL */
 } task_src_t;
 
@@ -304,9 +305,12 @@ static void task_copy(void *dst, void *src) {
   task_src_t *s = src;
   task_hdr_t *h = dst;
   *h = s->h;
-  if (h->event) /* as libgomp writes it into the block it is given */
+  if (h->event && s->data) /* as libgomp writes it into the given block */
     *(void **)s->data = h->event;
-  s->cpyfn((char *)dst + h->off, s->data);
+  if (s->cpyfn)
+    s->cpyfn((char *)dst + h->off, s->data);
+  else if (s->size > 0)
+    memcpy((char *)dst + h->off, s->data, (size_t)s->size);
   if (s->detach)
     bridge_detach_register(h->rec, h->gen, *s->detach);
   bridge_thread_t *t = bridge_thread_peek();
@@ -331,6 +335,50 @@ static void task_run(void *arg) {
 /* Blocks up to this size (header included) are built on the stack. */
 #define TASK_BLOCK_STACK 512
 
+extern int omp_get_cancellation(void) __attribute__((weak));
+
+/* Whether libgomp may discard a task it has not started (cancellation is
+ * on, an ICV fixed at start-up): then only a task with a copy function of
+ * the program's gets one (libgomp runs every task that has one). */
+static int cancellation(void) {
+  static int on = -1;
+  if (on < 0)
+    on = omp_get_cancellation && omp_get_cancellation();
+  return on;
+}
+
+/* With cancellation on and no copy function of the program's: libgomp
+ * copies [header, program's block] with memcpy (or, undeferred, runs the
+ * task on it as it is), built here, aligned as the program's block must be.
+ * libgomp's memcpy is no access to order: task_create comes first.  Apart
+ * (noinline), so that the common path's frame stays small: undeferred
+ * tasks nest on the stack. */
+static __attribute__((noinline)) void
+task_by_memcpy(bridge_thread_t *t, const task_hdr_t *h, void *data,
+               long arg_size, long al, _Bool if_clause, unsigned flags,
+               void **depend, int priority, void *detach, void **event_var) {
+  size_t size = (size_t)(h->off + arg_size) + (size_t)al;
+  _Alignas(16) char stack[TASK_BLOCK_STACK];
+  char *mem = size <= sizeof stack ? stack : malloc(size);
+  bridge_create_deliver(t);
+  if (!mem) { /* the task begins at its Task_begin, as without libpompt */
+    real_task(h->fn, data, NULL, arg_size, al, if_clause, flags, depend,
+              priority, detach);
+    return;
+  }
+  char *block =
+      (char *)(((uintptr_t)mem + (uintptr_t)al - 1) & ~((uintptr_t)al - 1));
+  memcpy(block, h, sizeof *h);
+  if (arg_size > 0)
+    memcpy(block + h->off, data, (size_t)arg_size);
+  real_task(task_run, block, NULL, h->off + arg_size, al, if_clause, flags,
+            depend, priority, detach);
+  if (event_var) /* unless the task registered it when it began */
+    bridge_detach_register(h->rec, h->gen, *event_var);
+  if (mem != stack)
+    free(mem);
+}
+
 EXPORT void GOMP_task(void (*fn)(void *), void *data,
                       void (*cpyfn)(void *, void *), long arg_size,
                       long arg_align, _Bool if_clause, unsigned flags,
@@ -349,35 +397,14 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data,
   long off = ((long)sizeof(task_hdr_t) + al - 1) / al * al;
   task_hdr_t h = {NULL, fn, rec, atomic_load(&rec->gen), off};
   void **event_var = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL;
-  if (cpyfn) {
-    task_src_t src = {h, cpyfn, data, event_var};
-    real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
-              depend, priority, detach);
+  if (!cpyfn && cancellation()) {
+    task_by_memcpy(t, &h, data, arg_size, al, if_clause, flags, depend,
+                   priority, detach, event_var);
     return;
   }
-  /* libgomp copies [header, program's block] with memcpy (or, undeferred,
-   * runs the task on it as it is): built here, aligned as the program's
-   * block must be. */
-  size_t size = (size_t)(off + arg_size) + (size_t)al;
-  _Alignas(16) char stack[TASK_BLOCK_STACK];
-  char *mem = size <= sizeof stack ? stack : malloc(size);
-  bridge_create_deliver(t); /* no instrumented access to order */
-  if (!mem) {
-    real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-              priority, detach);
-    return;
-  }
-  char *block = (char *)(((uintptr_t)mem + (uintptr_t)al - 1) &
-                         ~((uintptr_t)al - 1));
-  memcpy(block, &h, sizeof h);
-  if (arg_size > 0)
-    memcpy(block + off, data, (size_t)arg_size);
-  real_task(task_run, block, NULL, off + arg_size, al, if_clause, flags,
+  task_src_t src = {h, cpyfn, data, arg_size, event_var};
+  real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
             depend, priority, detach);
-  if (event_var) /* unless the task registered it when it began */
-    bridge_detach_register(h.rec, h.gen, *event_var);
-  if (mem != stack)
-    free(mem);
 }
 
 void bridge_gomp_setup(void) {

@@ -257,8 +257,8 @@ EXPORT int32_t POMP_Sections_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_sections,
-                    r->num_sections, CODEPTR, FRAME);
+  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, r->num_sections,
+                    CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 

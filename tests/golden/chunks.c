@@ -9,7 +9,7 @@
 static int next(int i) { return i + 1; }
 
 int main(void) {
-  int a[64] = {0}, n = 64, chunk = 4, s = 0, t = 0;
+  int a[64] = {0}, b[10] = {0}, n = 64, chunk = 4, s = 0, t = 0;
   long k;
 #pragma omp parallel shared(a, n, chunk, s, t) private(k) num_threads(2)
   {
@@ -31,7 +31,7 @@ int main(void) {
       a[i] -= 1;
 #pragma omp for schedule(runtime)
     for (unsigned long long u = 0; u < 10ULL; u++)
-      a[u] += 1;
+      b[u] += 1;
 #pragma omp for ordered schedule(static, 2)
     for (int i = 0; i < 8; i++)
 #pragma omp ordered
