@@ -51,6 +51,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gomp_loop_entries.h"
 #include "instr_ctc.h"
 #include "omp_directive.h"
 
@@ -4352,68 +4353,9 @@ static void rewrite_chunk_check(struct unit *u, struct pragma *p) {
  * itself, past any declaration) name libpompt's, and only in this unit.
  * The list is bridge_loop.c's. */
 static const char *const chunk_entries[] = {
-    "static_start",
-    "dynamic_start",
-    "guided_start",
-    "nonmonotonic_dynamic_start",
-    "nonmonotonic_guided_start",
-    "ordered_static_start",
-    "ordered_dynamic_start",
-    "ordered_guided_start",
-    "runtime_start",
-    "nonmonotonic_runtime_start",
-    "maybe_nonmonotonic_runtime_start",
-    "ordered_runtime_start",
-    "start",
-    "ordered_start",
-    "doacross_static_start",
-    "doacross_dynamic_start",
-    "doacross_guided_start",
-    "doacross_runtime_start",
-    "doacross_start",
-    "static_next",
-    "dynamic_next",
-    "guided_next",
-    "runtime_next",
-    "nonmonotonic_dynamic_next",
-    "nonmonotonic_guided_next",
-    "nonmonotonic_runtime_next",
-    "maybe_nonmonotonic_runtime_next",
-    "ordered_static_next",
-    "ordered_dynamic_next",
-    "ordered_guided_next",
-    "ordered_runtime_next",
-    "ull_static_start",
-    "ull_dynamic_start",
-    "ull_guided_start",
-    "ull_nonmonotonic_dynamic_start",
-    "ull_nonmonotonic_guided_start",
-    "ull_ordered_static_start",
-    "ull_ordered_dynamic_start",
-    "ull_ordered_guided_start",
-    "ull_runtime_start",
-    "ull_nonmonotonic_runtime_start",
-    "ull_maybe_nonmonotonic_runtime_start",
-    "ull_ordered_runtime_start",
-    "ull_start",
-    "ull_ordered_start",
-    "ull_doacross_static_start",
-    "ull_doacross_dynamic_start",
-    "ull_doacross_guided_start",
-    "ull_doacross_runtime_start",
-    "ull_doacross_start",
-    "ull_static_next",
-    "ull_dynamic_next",
-    "ull_guided_next",
-    "ull_runtime_next",
-    "ull_nonmonotonic_dynamic_next",
-    "ull_nonmonotonic_guided_next",
-    "ull_nonmonotonic_runtime_next",
-    "ull_maybe_nonmonotonic_runtime_next",
-    "ull_ordered_static_next",
-    "ull_ordered_dynamic_next",
-    "ull_ordered_guided_next",
-    "ull_ordered_runtime_next",
+#define LOOP_ENTRY_NAME(family, name) #name,
+    GOMP_LOOP_ENTRIES(LOOP_ENTRY_NAME)
+#undef LOOP_ENTRY_NAME
 };
 
 static void append_chunk_aliases(const struct unit *u, struct instr_buf *out) {
