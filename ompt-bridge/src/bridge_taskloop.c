@@ -419,6 +419,29 @@ static const void *take_arm(void) {
   return bridge_active ? codeptr : NULL;
 }
 
+/* The arguments common to GOMP_taskloop and GOMP_taskloop_ull, and the
+ * iteration count, in the loop's own (two's complement) arithmetic: down
+ * loops count from start down to end by -step. */
+static void tl_call_init(tl_call_t *c, void (*fn)(void *), void *data,
+                         void (*cpyfn)(void *, void *), long arg_size,
+                         long arg_align, unsigned flags,
+                         unsigned long num_tasks, uint64_t start, uint64_t end,
+                         uint64_t step, int down) {
+  c->fn = fn;
+  c->data = data;
+  c->cpyfn = cpyfn;
+  c->arg_size = arg_size;
+  c->arg_align = arg_align;
+  c->flags = flags;
+  c->num_tasks = num_tasks;
+  c->start = start;
+  c->step = step;
+  c->down = down;
+  uint64_t span = down ? start - end : end - start;
+  uint64_t mag = down ? -step : step;
+  c->n = (span + mag - 1) / mag;
+}
+
 typedef struct tl_long_call {
   tl_call_t c;
   int priority;
@@ -449,20 +472,8 @@ EXPORT void GOMP_taskloop(void (*fn)(void *), void *data,
     return;
   }
   tl_long_call_t lc = {0};
-  lc.c.fn = fn;
-  lc.c.data = data;
-  lc.c.cpyfn = cpyfn;
-  lc.c.arg_size = arg_size;
-  lc.c.arg_align = arg_align;
-  lc.c.flags = flags;
-  lc.c.num_tasks = num_tasks;
-  lc.c.start = (uint64_t)start;
-  lc.c.step = (uint64_t)step;
-  lc.c.down = step < 0;
-  uint64_t span = step > 0 ? (uint64_t)end - (uint64_t)start
-                           : (uint64_t)start - (uint64_t)end;
-  uint64_t mag = step > 0 ? (uint64_t)step : -(uint64_t)step;
-  lc.c.n = (span + mag - 1) / mag;
+  tl_call_init(&lc.c, fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
+               (uint64_t)start, (uint64_t)end, (uint64_t)step, step < 0);
   lc.priority = priority;
   lc.start = start;
   lc.end = end;
@@ -502,18 +513,8 @@ EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data,
     return;
   }
   tl_ull_call_t uc = {0};
-  uc.c.fn = fn;
-  uc.c.data = data;
-  uc.c.cpyfn = cpyfn;
-  uc.c.arg_size = arg_size;
-  uc.c.arg_align = arg_align;
-  uc.c.flags = flags;
-  uc.c.num_tasks = num_tasks;
-  uc.c.start = start;
-  uc.c.step = step;
-  uc.c.down = !up;
-  uint64_t mag = up ? step : -step;
-  uc.c.n = ((up ? end - start : start - end) + mag - 1) / mag;
+  tl_call_init(&uc.c, fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
+               start, end, step, !up);
   uc.priority = priority;
   uc.start = start;
   uc.end = end;
