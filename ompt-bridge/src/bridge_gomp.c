@@ -186,8 +186,13 @@ static void region_run(void *arg) {
   __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
 }
 
-EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
-                          unsigned flags) {
+/* With a tool active: an instrumented construct's region (its fork is
+ * pending on this thread) or a leaf region to report.  Apart from
+ * GOMP_parallel so that the entry point without a tool is a load, a branch
+ * and a tail call into libgomp. */
+static __attribute__((noinline)) void
+parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
+                  unsigned flags, void *frame) {
   bridge_thread_t *t = bridge_thread_peek();
   bridge_team_t *team = t ? t->fork_pending : NULL;
   if (team)
@@ -201,10 +206,19 @@ EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
     return;
   }
   leaf_region_t lr;
-  void *frame = __builtin_dwarf_cfa();
   if (leaf_begin(&lr, fn, data, num_threads, frame)) {
     real_parallel(leaf_body, &lr, num_threads, flags);
     bridge_parallel_exit(&lr.team, lr.codeptr, frame);
+    return;
+  }
+  real_parallel(fn, data, num_threads, flags);
+}
+
+EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                          unsigned flags) {
+  if (__builtin_expect(bridge_active || !real_parallel, 0)) {
+    parallel_observed(fn, data, num_threads, flags, __builtin_dwarf_cfa());
+    __asm__ __volatile__(""); /* frame passed: no tail call */
     return;
   }
   real_parallel(fn, data, num_threads, flags);
@@ -217,38 +231,40 @@ typedef void (*gomp_parallel_loop_t)(void (*)(void *), void *, unsigned, long,
                                      long, long, long, unsigned);
 typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
                                         long, long, long, unsigned);
+/* Both shapes share one body: ARGS are the loop arguments between the
+ * team size and the flags. */
+#define PARALLEL_LOOP_ENTRY(name, type, params, args)                          \
+  static type real_##name;                                                     \
+  static __attribute__((noinline)) void name##_observed(                       \
+      void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
+      void *frame) {                                                           \
+    if (!real_##name && !(real_##name = (type)dlsym(RTLD_NEXT, #name)))        \
+      no_libgomp();                                                            \
+    leaf_region_t lr;                                                          \
+    if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
+      real_##name(leaf_body, &lr, nt, args, flags);                            \
+      bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
+      return;                                                                  \
+    }                                                                          \
+    real_##name(fn, data, nt, args, flags);                                    \
+  }                                                                            \
+  EXPORT void name(void (*fn)(void *), void *data, unsigned nt, params,        \
+                   unsigned flags) {                                           \
+    if (__builtin_expect(bridge_active || !real_##name, 0)) {                  \
+      name##_observed(fn, data, nt, args, flags, __builtin_dwarf_cfa());       \
+      __asm__ __volatile__("");                                                \
+      return;                                                                  \
+    }                                                                          \
+    real_##name(fn, data, nt, args, flags);                                    \
+  }
+#define COMMA ,
 #define PARALLEL_LOOP(name)                                                    \
-  static gomp_parallel_loop_t real_##name;                                     \
-  EXPORT void name(void (*fn)(void *), void *data, unsigned nt, long s,        \
-                   long e, long i, long ch, unsigned flags) {                  \
-    if (!real_##name &&                                                        \
-        !(real_##name = (gomp_parallel_loop_t)dlsym(RTLD_NEXT, #name)))        \
-      no_libgomp();                                                            \
-    leaf_region_t lr;                                                          \
-    void *frame = __builtin_dwarf_cfa();                                       \
-    if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
-      real_##name(leaf_body, &lr, nt, s, e, i, ch, flags);                     \
-      bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
-      return;                                                                  \
-    }                                                                          \
-    real_##name(fn, data, nt, s, e, i, ch, flags);                             \
-  }
+  PARALLEL_LOOP_ENTRY(name, gomp_parallel_loop_t,                              \
+                      long s COMMA long e COMMA long i COMMA long ch,          \
+                      s COMMA e COMMA i COMMA ch)
 #define PARALLEL_LOOP_RT(name)                                                 \
-  static gomp_parallel_loop_rt_t real_##name;                                  \
-  EXPORT void name(void (*fn)(void *), void *data, unsigned nt, long s,        \
-                   long e, long i, unsigned flags) {                           \
-    if (!real_##name &&                                                        \
-        !(real_##name = (gomp_parallel_loop_rt_t)dlsym(RTLD_NEXT, #name)))     \
-      no_libgomp();                                                            \
-    leaf_region_t lr;                                                          \
-    void *frame = __builtin_dwarf_cfa();                                       \
-    if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
-      real_##name(leaf_body, &lr, nt, s, e, i, flags);                         \
-      bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
-      return;                                                                  \
-    }                                                                          \
-    real_##name(fn, data, nt, s, e, i, flags);                                 \
-  }
+  PARALLEL_LOOP_ENTRY(name, gomp_parallel_loop_rt_t,                           \
+                      long s COMMA long e COMMA long i, s COMMA e COMMA i)
 PARALLEL_LOOP(GOMP_parallel_loop_static)
 PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
 PARALLEL_LOOP(GOMP_parallel_loop_guided)
@@ -379,10 +395,12 @@ task_by_memcpy(bridge_thread_t *t, const task_hdr_t *h, void *data,
     free(mem);
 }
 
-EXPORT void GOMP_task(void (*fn)(void *), void *data,
-                      void (*cpyfn)(void *, void *), long arg_size,
-                      long arg_align, _Bool if_clause, unsigned flags,
-                      void **depend, int priority, void *detach) {
+/* With a tool active (apart, so that GOMP_task without one saves no
+ * registers before its tail call into libgomp). */
+static __attribute__((noinline)) void
+task_observed(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+              long arg_size, long arg_align, _Bool if_clause, unsigned flags,
+              void **depend, int priority, void *detach) {
   if (!real_task && !(real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task")))
     no_libgomp();
   bridge_thread_t *t = bridge_thread_peek();
@@ -405,6 +423,18 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data,
   task_src_t src = {h, cpyfn, data, arg_size, event_var};
   real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
             depend, priority, detach);
+}
+
+EXPORT void GOMP_task(void (*fn)(void *), void *data,
+                      void (*cpyfn)(void *, void *), long arg_size,
+                      long arg_align, _Bool if_clause, unsigned flags,
+                      void **depend, int priority, void *detach) {
+  if (__builtin_expect(bridge_active || !real_task, 0))
+    task_observed(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
+                  depend, priority, detach);
+  else
+    real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+              priority, detach);
 }
 
 void bridge_gomp_setup(void) {
