@@ -823,6 +823,9 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   du_argv_pushf(&cmd, "%s/pomp.h", paths->pomp_include);
   du_argv_push(&cmd, "-idirafter");
   du_argv_push(&cmd, paths->ompt_include);
+  /* First on the path: omp.h there adds what GCC's omp.h lacks and
+   * libpompt provides (omp_control_tool), then includes the compiler's. */
+  du_argv_pushf(&cmd, "-I%s/omp-supplement", paths->ompt_include);
   push_sanitize(&cmd, paths);
   resolve_pch_includes(c, cxx);
   to_text_cxx = cxx ? 1 : 0;
