@@ -983,6 +983,25 @@ char *du_nm_for(const char *compiler) {
     else
       candidate = du_xstrdup("llvm-nm");
   } else {
+    /* [<triple>-]gcc[-N], [<triple>-]g++[-N]: GCC's own gcc-nm, which
+     * loads the LTO plugin of that very compiler, so that its -flto
+     * objects are read even where the plugin binutils finds by itself is
+     * another GCC's or missing. */
+    static const char *const gcc_drivers[] = {"gcc", "g++", NULL};
+    for (size_t i = 0; gcc_drivers[i] && !candidate; i++) {
+      const char *at = strstr(base, gcc_drivers[i]);
+      const char *rest = at ? at + 3 : NULL;
+      if (at && (at == base || at[-1] == '-') &&
+          (!*rest || (rest[0] == '-' && isdigit((unsigned char)rest[1])))) {
+        candidate = du_xasprintf("%.*sgcc-nm%s", (int)(at - base), base, rest);
+        if (!in_path(candidate)) {
+          free(candidate);
+          candidate = NULL;
+        }
+      }
+    }
+    if (candidate)
+      return candidate;
     /* <triple>-gcc[-N], <triple>-g++[-N], <triple>-cc, <triple>-c++ */
     static const char *const drivers[] = {"-gcc", "-g++", "-cc", "-c++", NULL};
     for (size_t i = 0; drivers[i] && !candidate; i++) {

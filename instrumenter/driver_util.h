@@ -182,9 +182,10 @@ bool du_is_header(const char *path, const char *xlang);
  * followed by the compiler, else 1.  The last of them is the compiler. */
 int du_compiler_words(char *const argv[], int argc, int i);
 /* The nm that reads the objects this compiler writes: $POMPT_NM; else
- * llvm-nm[-N] for clang[-N] (it reads LLVM bitcode, as from -flto), or
- * <triple>-nm for a <triple>-gcc cross compiler, when found in PATH; else
- * "nm".  The caller frees the result. */
+ * llvm-nm[-N] for clang[-N] (it reads LLVM bitcode, as from -flto),
+ * [<triple>-]gcc-nm[-N] for [<triple>-]gcc[-N] or g++ (it reads that GCC's
+ * -flto objects), or <triple>-nm for a <triple>-gcc cross compiler, when
+ * found in PATH; else "nm".  The caller frees the result. */
 char *du_nm_for(const char *compiler);
 
 /* ---- Paths ----------------------------------------------------------------

@@ -76,10 +76,11 @@ struct link_line {
   struct du_argv unresolved; /* -l libraries not in -L directories, each
                                 'S' (static) or 'D' and the name */
   bool shared, is_static, relocatable, not_linking;
-  bool openmp;      /* -fopenmp or an OpenMP runtime library */
-  bool saw_x;       /* a -x option: the init unit needs "-x none" */
-  size_t n_inputs;  /* files and -l libraries */
-  size_t n_headers; /* headers to precompile (not linked) */
+  bool openmp;         /* -fopenmp or an OpenMP runtime library */
+  bool saw_x;          /* a -x option: the init unit needs "-x none" */
+  char *lto_partition; /* the last -flto-partition= value, or NULL */
+  size_t n_inputs;     /* files and -l libraries */
+  size_t n_headers;    /* headers to precompile (not linked) */
 };
 
 enum file_kind { FILE_OTHER, FILE_OBJECT, FILE_ARCHIVE };
@@ -306,7 +307,10 @@ static void scan(struct link_line *l, const struct du_argv *args) {
         du_argv_push(&l->target, args->v[k + (size_t)w]);
       break;
     default:
-      if (strncmp(a, "-Wl,", 4) == 0)
+      if (strncmp(a, "-flto-partition=", 16) == 0) {
+        free(l->lto_partition);
+        l->lto_partition = du_xstrdup(a + 16);
+      } else if (strncmp(a, "-Wl,", 4) == 0)
         linker_option(a + 4, &bstatic);
       else if (strcmp(a, "-Xlinker") == 0 && o.value)
         linker_option(o.value, &bstatic);
@@ -321,6 +325,7 @@ static void free_link_line(struct link_line *l) {
   du_argv_free(&l->libdirs);
   du_argv_free(&l->target);
   du_argv_free(&l->unresolved);
+  free(l->lto_partition);
 }
 
 /* ---- Finding the POMP_Init functions ---------------------------------------
@@ -357,10 +362,11 @@ static bool uses_libgomp(const char *compiler, const struct link_line *l) {
 
 /* What nm said about the inputs. */
 struct nm_result {
-  bool failed;    /* nm could not read some input */
-  bool refs_pomp; /* an object calls POMP routines (it was instrumented) */
-  bool refs_omp;  /* an object calls omp_ routines */
-  bool refs_gomp; /* an object calls libgomp's GOMP_ entry points */
+  bool failed;      /* nm could not read some input */
+  bool refs_pomp;   /* an object calls POMP(T)_ routines (instrumented) */
+  bool refs_omp;    /* an object calls omp_ routines */
+  bool refs_gomp;   /* an object calls libgomp's GOMP_ entry points */
+  bool refs_chunks; /* an object reports loop chunks (--loop-level=chunks) */
 };
 
 static void parse_nm_output(char *text, struct du_argv *syms,
@@ -382,9 +388,11 @@ static void parse_nm_output(char *text, struct du_argv *syms,
     if (type[1] && !isspace((unsigned char)type[1]))
       continue;
     if (type[0] == 'U') {
-      if (strncmp(name, "POMP_", 5) == 0)
+      if (strncmp(name, "POMP_", 5) == 0 || strncmp(name, "POMPT_", 6) == 0) {
         res->refs_pomp = true;
-      else if (strncmp(name, "omp_", 4) == 0)
+        if (strcmp(name, "POMP_Loop_chunks_enter") == 0)
+          res->refs_chunks = true;
+      } else if (strncmp(name, "omp_", 4) == 0)
         res->refs_omp = true;
       else if (strncmp(name, "GOMP_", 5) == 0)
         res->refs_gomp = true;
@@ -477,17 +485,19 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
   return 0;
 }
 
-/* The omp_ symbols of an archive: those it refers to weakly (want 'w')
- * or those it defines (want 'T'). */
-static void omp_symbols(const char *nm, const char *archive, char want,
-                        struct du_argv *out) {
+/* The symbols that start with prefix and that archive references weakly
+ * (want 'w') or defines (want 'T'). */
+static void archive_symbols(const char *nm, const char *archive,
+                            const char *prefix, char want,
+                            struct du_argv *out) {
   char *argv[] = {(char *)nm, "-P", (char *)archive, NULL};
   char *text = NULL;
   size_t len;
   if (du_run_capture(argv, &text, &len, DU_ERR_HIDE) == 0 && text) {
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
       char *sp = strchr(line, ' ');
-      if (!sp || strncmp(line, "omp_", 4) != 0 || (sp[2] && sp[2] != ' '))
+      if (!sp || strncmp(line, prefix, strlen(prefix)) != 0 ||
+          (sp[2] && sp[2] != ' '))
         continue;
       bool match = want == 'w' ? (sp[1] == 'w' || sp[1] == 'v')
                                : (sp[1] == 'T' || sp[1] == 'W');
@@ -549,8 +559,8 @@ static void push_static_runtime_refs(struct du_argv *cmd,
   du_argv_init(&weak);
   du_argv_init(&defined);
   if (runtime) {
-    omp_symbols(nm, pompt, 'w', &weak);
-    omp_symbols(nm, runtime, 'T', &defined);
+    archive_symbols(nm, pompt, "omp_", 'w', &weak);
+    archive_symbols(nm, runtime, "omp_", 'T', &defined);
   }
   for (size_t i = 0; i < weak.n; i++)
     for (size_t k = 0; k < defined.n; k++)
@@ -558,6 +568,26 @@ static void push_static_runtime_refs(struct du_argv *cmd,
         du_argv_pushf(cmd, "-Wl,-u,%s", weak.v[i]);
   du_argv_free(&weak);
   du_argv_free(&defined);
+  /* In a static link libgomp's entries cannot be interposed by defining
+   * them again (libgomp.a defines them too, and there is no RTLD_NEXT):
+   * a __wrap_GOMP_<x> that libpompt.a defines gets the program's calls of
+   * GOMP_<x> through the linker's --wrap, and reaches libgomp's through
+   * __real_GOMP_<x>, a weak reference, which -u makes the link resolve. */
+  struct du_argv wraps, gomp;
+  du_argv_init(&wraps);
+  du_argv_init(&gomp);
+  if (runtime) {
+    archive_symbols(nm, pompt, "__wrap_GOMP_", 'T', &wraps);
+    archive_symbols(nm, runtime, "GOMP_", 'T', &gomp);
+  }
+  for (size_t i = 0; i < wraps.n; i++)
+    for (size_t k = 0; k < gomp.n; k++)
+      if (strcmp(wraps.v[i] + 7, gomp.v[k]) == 0) {
+        du_argv_pushf(cmd, "-Wl,--wrap=%s", gomp.v[k]);
+        du_argv_pushf(cmd, "-Wl,-u,%s", gomp.v[k]);
+      }
+  du_argv_free(&wraps);
+  du_argv_free(&gomp);
   free(pompt);
   free(runtime);
   free(nm);
@@ -582,6 +612,33 @@ static bool has_library(const char *dir, const char *name, bool need_static) {
   free(a);
   free(so);
   return found;
+}
+
+/* --loop-level=chunks points a unit's calls of libgomp's loop entries at
+ * libpompt's with assembler aliases in a top-level asm statement.  GCC's
+ * link-time optimisation emits top-level asm into the first of its
+ * partitions only, so a loop compiled into another partition would call
+ * libgomp directly and report no chunk.  A GCC link of such units (with
+ * LTO objects or not: the option is inert without them) therefore gets
+ * -flto-partition=one, unless the user chose a partitioning; one that
+ * splits the program is kept, with a warning.  In the single partition
+ * the aliases also cover the loops of units that were not instrumented at
+ * the chunk level; libpompt passes those calls through unreported. */
+static void push_lto_partition(struct du_argv *cmd, const char *compiler,
+                               const struct link_line *l,
+                               const struct nm_result *nmr) {
+  if (!nmr->refs_chunks || strstr(du_basename(compiler), "clang"))
+    return;
+  const char *p = l->lto_partition;
+  if (!p) {
+    du_argv_push(cmd, "-flto-partition=one");
+    return;
+  }
+  if (strcmp(p, "one") != 0 && strcmp(p, "none") != 0)
+    du_warning("-flto-partition=%s: with link-time optimisation, the loops "
+               "of --loop-level=chunks units outside the first partition "
+               "report no chunks (use -flto-partition=one)",
+               p);
 }
 
 /* rsp_from: the number of words that name the compiler (see du_run()). */
@@ -764,6 +821,7 @@ int main(int argc, char **argv) {
       push_rpath(&cmd, paths.stubs_libdir);
     if (du_sanitize_on(&paths))
       du_argv_pushf(&cmd, "-fsanitize=%s", paths.sanitize);
+    push_lto_partition(&cmd, compiler, &l, &nmr);
     if (l.is_static) {
       /* What libpompt itself needs; a static link must name it. */
       du_argv_push(&cmd, "-lpthread");

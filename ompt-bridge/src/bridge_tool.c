@@ -105,8 +105,19 @@ static ompt_start_tool_result_t *try_start(start_tool_fn start,
   return r;
 }
 
+#ifdef POMPT_STATIC_LIB
+/* A static program has no dynamic symbols for dlsym to find: the tool
+ * linked into it is reached through a weak reference (NULL without one). */
+extern ompt_start_tool_result_t *ompt_start_tool(unsigned, const char *)
+    __attribute__((weak));
+#endif
+
 static ompt_start_tool_result_t *find_tool(void) {
   start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
+#ifdef POMPT_STATIC_LIB
+  if (!start)
+    start = ompt_start_tool;
+#endif
   if (start) {
     ompt_start_tool_result_t *r = try_start(start, "the program");
     if (r)

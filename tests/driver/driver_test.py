@@ -747,11 +747,12 @@ int plugin_count(void) {
   }
   return c;
 }
-/* Whether the handles of the unit's three constructs are set.  pompt_h_<N>
- * are the handles pomp-instr declares before the unit's own text
- * (doc/instrumentation.md, "Names"). */
+/* Whether the handles of the unit's three constructs are set.  pompt_d_<N>
+ * are the construct descriptors pomp-instr declares before the unit's own
+ * text (doc/instrumentation.md, "Names"). */
 int plugin_ready(void) {
-  return pompt_h_1 != NULL && pompt_h_2 != NULL && pompt_h_3 != NULL;
+  return pompt_d_1.handle != NULL && pompt_d_2.handle != NULL &&
+         pompt_d_3.handle != NULL;
 }
 """
 
@@ -1347,12 +1348,12 @@ def case_instr_options(t):
     t.pomp_cc("--loop-level=iterations", t.cc, "-fopenmp", "-c", src, "-o",
               "iter.o")
     d, ns, it = (undefined(t, o) for o in ("default.o", "nosync.o", "iter.o"))
-    check("POMP_Critical_enter" in d and "POMP_Loop_iter_begin" not in d,
+    check("POMPT_Critical_enter" in d and "POMP_Loop_iter_begin" not in d,
           "default: %s" % sorted(d))
-    check("POMP_Critical_enter" not in ns
-          and "POMP_Parallel_enter_team" in ns, "--disable=sync: %s"
+    check("POMPT_Critical_enter" not in ns
+          and "POMPT_Parallel_fork" in ns, "--disable=sync: %s"
           % sorted(ns))
-    check("POMP_Loop_iter_begin" in it and "POMP_Critical_enter" in it,
+    check("POMP_Loop_iter_begin" in it and "POMPT_Critical_enter" in it,
           "--loop-level=iterations: %s" % sorted(it))
     # after POMPT_INSTR_OPTIONS: a level there is overridden, groups add up
     env = {"POMPT_INSTR_OPTIONS": "--loop-level=iterations --disable=parallel"}
@@ -1361,9 +1362,9 @@ def case_instr_options(t):
     b = undefined(t, "both.o")
     check("POMP_Loop_iter_begin" not in b, "the command line's level does "
           "not win over POMPT_INSTR_OPTIONS: %s" % sorted(b))
-    check("POMP_Critical_enter" not in b
-          and "POMP_Parallel_enter_team" not in b
-          and "POMP_Loop_enter" in b, "groups do not add up: %s" % sorted(b))
+    check("POMPT_Critical_enter" not in b
+          and "POMPT_Parallel_fork" not in b
+          and "POMPT_Loop_enter" in b, "groups do not add up: %s" % sorted(b))
     # a program built and linked with them runs as the plain one
     want = plain_build(t, [src], "./plain")
     t.pomp_cc("--disable=sync", "--loop-level=iterations",
@@ -1491,9 +1492,9 @@ def case_uninstrumented(t):
     os.unlink(plain)
     t.write("omp_hdr.h", HDR_OMP_H)
     for name, text, want in (
-            ("hdr_user.c", HDR_USER_C, "POMP_Parallel_enter_team"),
+            ("hdr_user.c", HDR_USER_C, "POMPT_Parallel_fork"),
             ("api_only.c", API_ONLY_C, "POMP_Api_omp_get_max_threads"),
-            ("macro_pragma.c", MACRO_PRAGMA_C, "POMP_Parallel_enter_team"),
+            ("macro_pragma.c", MACRO_PRAGMA_C, "POMPT_Parallel_fork"),
             ("pomp_only.c", POMP_ONLY_C, "POMP_User_region_begin")):
         ran, obj = steps(name, text)
         check(ran, "pomp-instr did not run for %s" % name)
@@ -1648,6 +1649,288 @@ def case_lto(t):
               "prog")
     check(t.run(["./prog"]).stdout == "hits=2 work=4950\n", "output")
     check(len(init_functions(t.nm("prog"))) == 2, "init functions missing")
+    t.check_tmp_empty()
+
+
+STATIC_PROG_C = r"""
+#include <omp.h>
+#include <stdio.h>
+int main(void) {
+  long s = 0;
+  int tasks = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  {
+#pragma omp taskloop reduction(+ : s) num_tasks(4)
+    for (int i = 0; i < 100; i++)
+      s += i;
+    for (int k = 0; k < 3; k++) {
+#pragma omp task shared(tasks)
+      {
+#pragma omp atomic
+        tasks++;
+      }
+    }
+    omp_event_handle_t ev;
+#pragma omp task detach(ev)
+    {
+    }
+    omp_fulfill_event(ev);
+#pragma omp taskwait
+  }
+  printf("s=%ld tasks=%d\n", s, tasks);
+  return 0;
+}
+"""
+
+# An OMPT tool linked into the program: the only kind a static program can
+# have.  Prints its counts at finalize.
+STATIC_TOOL_C = r"""
+#include <omp-tools.h>
+#include <stdatomic.h>
+#include <stdio.h>
+static atomic_int threads, parallels, tasks, taskloops, tl_chunks, completes,
+    detached, fulfills;
+static void on_thread(ompt_thread_t t, ompt_data_t *d) {
+  (void)t, (void)d;
+  threads++;
+}
+static void on_parallel(ompt_data_t *a, const ompt_frame_t *b,
+                        ompt_data_t *c, unsigned d, int e, const void *f) {
+  (void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
+  parallels++;
+}
+static void on_task(ompt_data_t *a, const ompt_frame_t *b, ompt_data_t *c,
+                    int flags, int e, const void *f) {
+  (void)a, (void)b, (void)c, (void)e, (void)f;
+  if (flags & ompt_task_explicit)
+    tasks++;
+}
+static void on_schedule(ompt_data_t *a, ompt_task_status_t st,
+                        ompt_data_t *b) {
+  (void)a, (void)b;
+  if (st == ompt_task_complete)
+    completes++;
+  else if (st == ompt_task_detach)
+    detached++;
+  else if (st == ompt_task_early_fulfill || st == ompt_task_late_fulfill)
+    fulfills++;
+}
+static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *a,
+                    ompt_data_t *b, uint64_t c, const void *d) {
+  (void)a, (void)b, (void)c, (void)d;
+  if (w == ompt_work_taskloop && ep == ompt_scope_begin)
+    taskloops++;
+}
+static void on_dispatch(ompt_data_t *a, ompt_data_t *b, ompt_dispatch_t k,
+                        ompt_data_t inst) {
+  (void)a, (void)b, (void)inst;
+  if (k == ompt_dispatch_taskloop_chunk)
+    tl_chunks++;
+}
+static int init(ompt_function_lookup_t lookup, int dev, ompt_data_t *d) {
+  (void)dev, (void)d;
+  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+  set(ompt_callback_thread_begin, (ompt_callback_t)on_thread);
+  set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel);
+  set(ompt_callback_task_create, (ompt_callback_t)on_task);
+  set(ompt_callback_task_schedule, (ompt_callback_t)on_schedule);
+  set(ompt_callback_work, (ompt_callback_t)on_work);
+  set(ompt_callback_dispatch, (ompt_callback_t)on_dispatch);
+  return 1;
+}
+static void fini(ompt_data_t *d) {
+  (void)d;
+  fprintf(stderr, "counts threads=%d parallels=%d tasks=%d taskloops=%d "
+          "tl_chunks=%d completes=%d detached=%d fulfills=%d\n",
+          threads, parallels, tasks, taskloops, tl_chunks, completes,
+          detached, fulfills);
+}
+ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt) {
+  (void)v, (void)rt;
+  static ompt_start_tool_result_t r = {init, fini, {0}};
+  return &r;
+}
+"""
+
+
+STATIC_WRAP_C = r"""
+#include <stdatomic.h>
+#include <stdio.h>
+typedef void (*fn_t)(void *);
+typedef void (*copy_t)(void *, void *);
+extern void __real_GOMP_taskloop(fn_t, void *, copy_t, long, long, unsigned,
+                                 unsigned long, int, long, long, long)
+    __attribute__((weak));
+static atomic_int calls;
+void __wrap_GOMP_taskloop(fn_t fn, void *data, copy_t cpy, long size,
+                          long align, unsigned flags, unsigned long n,
+                          int prio, long start, long end, long step) {
+  calls++;
+  __real_GOMP_taskloop(fn, data, cpy, size, align, flags, n, prio, start,
+                       end, step);
+}
+__attribute__((destructor)) static void report(void) {
+  fprintf(stderr, "wrap: GOMP_taskloop calls=%d real=%d\n", calls,
+          __real_GOMP_taskloop != 0);
+}
+"""
+
+
+def static_counts(t, exe):
+    p = t.run(["./" + exe], env={"OMP_TOOL_VERBOSE_INIT": "stderr"})
+    m = re.search(r"^counts (.*)$", p.stderr, re.M)
+    check(m, "%s: the tool linked into the program was not started:\n%s"
+          % (exe, p.stderr))
+    return p.stdout, {k: int(v) for k, v in
+                      (kv.split("=") for kv in m.group(1).split())}
+
+
+def case_static_tool(t):
+    """-static: a tool linked into the program is activated (no dynamic
+    symbol table to look ompt_start_tool up in), and gets what
+    doc/ompt-mapping.md says a static link delivers: the constructs'
+    events, but not the tasks of a taskloop nor a detach fulfilment, which
+    only the shared libpompt's GOMP_ interposers see.  The same program
+    linked dynamically gets them all."""
+    src = t.write("prog.c", STATIC_PROG_C)
+    tool = t.write("tool.c", STATIC_TOOL_C)
+    p = t.run([t.cc, "-fopenmp", "-static", src, "-o", "plain"],
+              expect=None)
+    if p.returncode != 0:
+        print("the compiler cannot link static OpenMP programs; skipped")
+        raise SystemExit(SKIP)
+    want = t.run(["./plain"]).stdout
+    check(want == "s=4950 tasks=3\n", "plain static build: %r" % want)
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-static", src, tool, "-o", "st")
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", src, tool, "-o", "dyn")
+    out, st = static_counts(t, "st")
+    check(out == want, "static: %r, plain %r" % (out, want))
+    out, dyn = static_counts(t, "dyn")
+    check(out == want, "dynamic: %r, plain %r" % (out, want))
+    # Both: the initial and the worker thread, one region, the taskloop as
+    # a construct, the three tasks and the detachable one.
+    for name, c in (("static", st), ("dynamic", dyn)):
+        for key, n in (("threads", 2), ("parallels", 1), ("taskloops", 1)):
+            check(c[key] == n, "%s: %s=%d, expected %d (%s)"
+                  % (name, key, c[key], n, c))
+    # Dynamic: the four tasks of the taskloop, each its chunk; the detach
+    # fulfilment (early: the task completes at its end; late: it detaches
+    # there and the fulfilment completes it).
+    check(dyn["tasks"] == 3 + 1 + 4 and dyn["tl_chunks"] == 4
+          and dyn["fulfills"] == 1
+          and dyn["completes"] + dyn["detached"] == 8,
+          "dynamic: %s" % dyn)
+    # Static (documented): no taskloop tasks, and the detachable task is
+    # left at detach, its fulfilment unmatched.
+    check(st["tasks"] == 3 + 1 and st["tl_chunks"] == 0
+          and st["fulfills"] == 0 and st["detached"] == 1
+          and st["completes"] == 3, "static: %s" % st)
+    # How a static libpompt can interpose libgomp.a: pomp-link links
+    # __wrap_GOMP_<x> of libpompt.a with --wrap (and -u for the real entry)
+    # for each it defines.  A libpompt.a with one such wrapper added:
+    lib = os.path.join(t.root, "lib")
+    os.mkdir(lib)
+    shutil.copy(os.path.join(build_root(), "libpompt.a"), lib)
+    wrap = t.write("wrap.c", STATIC_WRAP_C)
+    t.run([t.cc, "-c", wrap, "-o", "wrap.o"])
+    t.run(["ar", "r", os.path.join(lib, "libpompt.a"), "wrap.o"])
+    p = t.pomp_cc("--verbose", t.cc, "-fopenmp", "-O2", "-static", src,
+                  tool, "-o", "wrapped", env={"POMPT_LIBDIR": lib})
+    check("--wrap=GOMP_taskloop" in p.stderr
+          and "--wrap=GOMP_task " not in p.stderr,
+          "pomp-link: no --wrap for exactly the wrapper defined:\n%s"
+          % p.stderr)
+    r = t.run(["./wrapped"])
+    check(r.stdout == want, "wrapped: %r, plain %r" % (r.stdout, want))
+    check("wrap: GOMP_taskloop calls=1 real=1" in r.stderr,
+          "the wrapper did not get the program's call:\n%s" % r.stderr)
+    t.check_tmp_empty()
+
+
+CHUNKS_MAIN_C = r"""
+#include <stdio.h>
+long other(int n);
+long mine(int n) {
+  long s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(dynamic, 4)
+  for (int i = 0; i < n; i++)
+    s += i;
+  return s;
+}
+int main(void) {
+  printf("%ld %ld\n", mine(100), other(100));
+  return 0;
+}
+"""
+
+CHUNKS_OTHER_C = r"""
+long other(int n) {
+  long s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(dynamic, 5)
+  for (int i = 0; i < n; i++)
+    s += i;
+  return s;
+}
+"""
+
+
+def case_lto_chunks(t):
+    """-flto with --loop-level=chunks: the chunks of runtime-scheduled loops
+    are reported whatever partitions GCC's link-time optimisation makes
+    (the aliases to libpompt's loop entries are top-level asm, which goes
+    into one partition only), and nm is the one that reads the compiler's
+    LTO objects."""
+    tool = need_tool(t, "print_tool")
+    main = t.write("main.c", CHUNKS_MAIN_C)
+    other = t.write("other.c", CHUNKS_OTHER_C)
+    want_out = "4950 4950\n"
+    # dynamic,4 and dynamic,5 over 100 iterations: 25 + 20 chunks
+    want_chunks = 45
+    chunks = ["--loop-level=chunks"]
+    t.pomp_cc(*chunks, t.cc, "-fopenmp", "-O2", main, other, "-o", "plain")
+    out, _, counts = tool_counts(t, ["./plain"], tool, 2)
+    check(out == want_out, "output without LTO: %r" % out)
+    check(counts.get("dispatch") == want_chunks,
+          "chunks without LTO: %s" % counts.get("dispatch"))
+    t.pomp_cc(*chunks, t.cc, "-fopenmp", "-O2", "-flto", "-c", main, other)
+    p = t.run([t.opts.pomp_link, "--verbose", t.cc, "-fopenmp", "main.o",
+               "other.o", "-o", "probe"])
+    first = p.stderr.splitlines()[0] if p.stderr else ""
+    base = os.path.basename(t.cc)
+    if re.match(r"^(.*-)?gcc(-[0-9.]+)?$", base) and shutil.which(
+            re.sub(r"gcc(-[0-9.]+)?$", r"gcc-nm\1", base)):
+        check(re.match(r"^\S*gcc-nm(-[0-9.]+)? ", first),
+              "pomp-link scans GCC's LTO objects with %r, not gcc-nm"
+              % first)
+    # GCC's default partitioning, made to split even this small program
+    split = ["--param=lto-min-partition=1", "--param=lto-partitions=4"]
+    for name, link in (("default", []), ("split", split),
+                       ("parallel", ["-flto=2"] + split)):
+        t.pomp_cc(t.cc, "-fopenmp", "-O2", "-flto", *link, "main.o",
+                  "other.o", "-o", name)
+        out, _, counts = tool_counts(t, ["./" + name], tool, 2)
+        check(out == want_out, "%s: output %r" % (name, out))
+        check(counts.get("dispatch") == want_chunks,
+              "%s: %s chunks reported, %d expected"
+              % (name, counts.get("dispatch"), want_chunks))
+        check(len(init_functions(t.nm(name))) == 2,
+              "%s: init functions missing" % name)
+    # A partitioning the user chose is kept, with a warning that says what
+    # it costs.
+    p = t.pomp_cc(t.cc, "-fopenmp", "-O2", "-flto", "-flto-partition=max",
+                  "main.o", "other.o", "-o", "max")
+    check("-flto-partition=max" in p.stderr and "no chunks" in p.stderr,
+          "no warning for -flto-partition=max: %r" % p.stderr)
+    out, _, _ = tool_counts(t, ["./max"], tool, 2)
+    check(out == want_out, "max: output %r" % out)
+    # A link of units without chunk events is not changed.
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-flto", "-c", main, "-o", "m0.o")
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-flto", "-c", other, "-o", "o0.o")
+    p = t.run([t.opts.pomp_link, "--verbose", t.cc, "-fopenmp", "m0.o",
+               "o0.o", "-o", "nochunks"])
+    check("-flto-partition" not in p.stderr,
+          "-flto-partition added without chunk units:\n%s" % p.stderr)
     t.check_tmp_empty()
 
 
