@@ -291,6 +291,14 @@ void bridge_sde_counter(const char *name, const char *description,
 
 void bridge_sde_start(void) {
   const char *lib = "libsde.so.1";
+#ifdef POMPT_STATIC_LIB
+  /* A static program that dlopens a shared library gets a second C library
+   * with its own heap and thread state: PAPI (also static there) cannot see
+   * what it registers anyway. */
+  bridge_log("PAPI SDE: not in a static program: no software-defined events");
+  (void)lib;
+  return;
+#endif
   /* RTLD_GLOBAL: PAPI looks libsde's symbols up in the global scope. */
   void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
   if (!h) {
