@@ -94,6 +94,7 @@ static atomic_int errors;
   X(barrier_explicit)                                                          \
   X(barrier_implicit_workshare)                                                \
   X(barrier_implicit_parallel)                                                 \
+  X(barrier_implementation)                                                    \
   X(taskwait)                                                                  \
   X(taskgroup)                                                                 \
   X(sync_wait)                                                                 \
@@ -536,6 +537,8 @@ static int wait_state_for(ompt_sync_region_t kind) {
     return ompt_state_wait_barrier_implicit_workshare;
   case ompt_sync_region_barrier_implicit_parallel:
     return ompt_state_wait_barrier_implicit_parallel;
+  case ompt_sync_region_barrier_implementation:
+    return ompt_state_wait_barrier_implementation;
   case ompt_sync_region_taskwait:
     return ompt_state_wait_taskwait;
   case ompt_sync_region_taskgroup:
@@ -557,6 +560,9 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
       break;
     case ompt_sync_region_barrier_implicit_workshare:
       c = C_barrier_implicit_workshare;
+      break;
+    case ompt_sync_region_barrier_implementation:
+      c = C_barrier_implementation;
       break;
     case ompt_sync_region_taskwait:
       c = C_taskwait;

@@ -1,0 +1,236 @@
+/*
+ * bridge_gomp_sync.c -- libgomp's barriers that are no construct of the
+ * source, interposed so that a tool sees them as
+ * ompt_sync_region_barrier_implementation.
+ *
+ * GCC calls GOMP_barrier (GOMP_barrier_cancel in a cancellable region) for
+ * barriers of its own: before the copy-out of a `linear` variable or of one
+ * both `firstprivate` and `lastprivate`, after a `copyin` by reference, and
+ * at the end of a `single copyprivate`, which cannot take the `nowait` that
+ * pomp-instr adds to expose a construct's barrier.  `copyprivate` itself
+ * hands the executing thread's values to the others through
+ * GOMP_single_copy_start / _end, one barrier split in two: the other
+ * threads wait in _start, the executing thread (for which _start returns
+ * NULL at once) waits in _end, after its block.  No POMP event surrounds
+ * any of these, so a tool that orders memory through barrier callbacks
+ * (LLVM's Archer) saw no order across them.  libomp reports its own
+ * internal barriers the same way, as barrier_implementation.
+ *
+ * Each is reported as sync_region + sync_region_wait with the state
+ * wait_barrier_implementation (bridge_sync_enter/_exit, the Sync group),
+ * but only
+ *  - when a tool wants those callbacks now: bridge_wants() is what POMP_Off
+ *    and POMP_SYNC switch off, so the call is then passed on untouched;
+ *  - when the thread is not already in a barrier it reports: pomp-instr
+ *    turns a `barrier` directive and every exposed implicit barrier into
+ *    POMP_(Implicit_)Barrier_enter, a real `#pragma omp barrier` (which GCC
+ *    compiles to GOMP_barrier) and _exit, and the enter event has set the
+ *    thread's state to a wait_barrier_* state: one load tells;
+ *  - on a thread that runs a task of a team the bridge knows (not the
+ *    initial task, not a thread whose region ended);
+ *  - for GOMP_barrier, when GCC added it: inside an instrumented
+ *    worksharing construct of the current task, or ending a copyprivate
+ *    construct (reporting_thread_internal).  copyin's barrier, before the
+ *    region's first statement, is therefore not reported.
+ *
+ * copyprivate's split barrier is one barrier on every thread, as for
+ * Archer the threads of a team must count barriers in step.  Whether a
+ * thread executes the block is known only when GOMP_single_copy_start
+ * returns, so: the executing thread's region surrounds its wait in _end
+ * (its begin comes after its block's writes); each other thread's region
+ * is delivered when _start has returned, before it copies the values (its
+ * end thereby comes after the executing thread's begin).  Its state is
+ * wait_barrier_implementation while it waits in _start, but the callbacks
+ * of the region come after the wait: a tool measures no time in it.
+ *
+ * With no tool the cost is a load and a branch before libgomp's entry.
+ * Definitions are weak, and the static library interposes nothing (as
+ * bridge_gomp.c).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bridge.h"
+#include "bridge_internal.h"
+
+#ifdef POMPT_STATIC_LIB
+/* Nothing to interpose in a static link: there is no RTLD_NEXT. */
+typedef int bridge_gomp_sync_none_t;
+#else
+
+#define EXPORT __attribute__((visibility("default"), weak))
+#define SYNC_KIND ompt_sync_region_barrier_implementation
+
+typedef void (*gomp_barrier_t)(void);
+typedef bool (*gomp_barrier_cancel_t)(void);
+typedef void *(*gomp_copy_start_t)(void);
+typedef void (*gomp_copy_end_t)(void *);
+
+static gomp_barrier_t real_barrier;
+static gomp_barrier_cancel_t real_barrier_cancel;
+static gomp_copy_start_t real_copy_start;
+static gomp_copy_end_t real_copy_end;
+
+/* libgomp's entry; a program calling it without libgomp loaded cannot go
+ * on (as bridge_gomp.c). */
+static void *lookup(const char *name) {
+  void *fn = dlsym(RTLD_NEXT, name);
+  if (!fn) {
+    fprintf(stderr,
+            "pompt: the program calls libgomp's %s but libgomp is not "
+            "loaded; link with -fopenmp (pomp-link does)\n",
+            name);
+    abort();
+  }
+  return fn;
+}
+
+/* At load time, when libgomp (a dependency loaded first) is there, so that
+ * the fast paths find the entries set; lazily otherwise. */
+__attribute__((constructor)) static void gomp_sync_setup(void) {
+  real_barrier = (gomp_barrier_t)dlsym(RTLD_NEXT, "GOMP_barrier");
+  real_barrier_cancel =
+      (gomp_barrier_cancel_t)dlsym(RTLD_NEXT, "GOMP_barrier_cancel");
+  real_copy_start =
+      (gomp_copy_start_t)dlsym(RTLD_NEXT, "GOMP_single_copy_start");
+  real_copy_end = (gomp_copy_end_t)dlsym(RTLD_NEXT, "GOMP_single_copy_end");
+}
+
+/* GOMP_single_copy_start calls of this thread whose construct's end
+ * barrier (GCC's GOMP_barrier after the copy) is still to come: nested
+ * constructs (a region inside the block) stack. */
+static __thread unsigned copyprivate_open
+    __attribute__((tls_model("initial-exec")));
+
+/* The calling thread, if the barrier it enters is to be reported. */
+static bridge_thread_t *reporting_thread(void) {
+  if (!bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_sync_region) &&
+      !bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_sync_region_wait))
+    return NULL;
+  bridge_thread_t *t = bridge_thread_peek();
+  if (!t)
+    return NULL; /* no event yet: not in a region the bridge reported */
+  bridge_task_t *cur = t->cur;
+  if (!cur || cur == t->pending || (cur->flags & ompt_task_initial))
+    return NULL;
+  int state = bridge_get_state(t, NULL);
+  if (state >= ompt_state_wait_barrier &&
+      state <= ompt_state_wait_barrier_teams)
+    return NULL; /* inside an instrumented barrier: reported already */
+  return t;
+}
+
+/* The same for GOMP_barrier: only a barrier of GCC's own, which is inside
+ * an instrumented worksharing construct of the current task (a barrier
+ * directive cannot be) or else ends a copyprivate construct.  A barrier
+ * directive that was not instrumented (hand instrumentation, pomp-instr
+ * --disable=sync) stays unreported, as its author chose. */
+static bridge_thread_t *reporting_thread_internal(void) {
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_task_t *cur = t ? t->cur : NULL;
+  int in_work = cur && bridge_pairs[BRIDGE_PAIR_WORK].next !=
+                           cur->pair_next[BRIDGE_PAIR_WORK];
+  if (!in_work) {
+    if (!copyprivate_open)
+      return NULL;
+    copyprivate_open--;
+  }
+  return reporting_thread();
+}
+
+static __attribute__((noinline)) void barrier_slow(const void *codeptr,
+                                                   void *frame) {
+  if (!real_barrier)
+    real_barrier = (gomp_barrier_t)lookup("GOMP_barrier");
+  if (!reporting_thread_internal()) {
+    real_barrier();
+    return;
+  }
+  bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  real_barrier();
+  bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+}
+
+EXPORT void GOMP_barrier(void) {
+  gomp_barrier_t real = real_barrier;
+  if (__builtin_expect(bridge_active || !real, 0)) {
+    barrier_slow(__builtin_return_address(0), __builtin_dwarf_cfa());
+    return;
+  }
+  real();
+}
+
+static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
+                                                          void *frame) {
+  if (!real_barrier_cancel)
+    real_barrier_cancel = (gomp_barrier_cancel_t)lookup("GOMP_barrier_cancel");
+  if (!reporting_thread_internal())
+    return real_barrier_cancel();
+  bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  bool cancelled = real_barrier_cancel();
+  bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  return cancelled;
+}
+
+EXPORT bool GOMP_barrier_cancel(void) {
+  gomp_barrier_cancel_t real = real_barrier_cancel;
+  if (__builtin_expect(bridge_active || !real, 0))
+    return barrier_cancel_slow(__builtin_return_address(0),
+                               __builtin_dwarf_cfa());
+  return real();
+}
+
+static __attribute__((noinline)) void *copy_start_slow(const void *codeptr,
+                                                       void *frame) {
+  if (!real_copy_start)
+    real_copy_start = (gomp_copy_start_t)lookup("GOMP_single_copy_start");
+  copyprivate_open++;
+  bridge_thread_t *t = reporting_thread();
+  if (!t)
+    return real_copy_start();
+  /* Waiting, unless this thread turns out to execute the block. */
+  ompt_wait_id_t wait_id;
+  int state = bridge_get_state(t, &wait_id);
+  bridge_set_state(t, ompt_state_wait_barrier_implementation, 0);
+  void *data = real_copy_start();
+  bridge_set_state(t, (ompt_state_t)state, wait_id);
+  if (data) { /* the executing thread's values are there: its barrier */
+    bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+    bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  }
+  return data;
+}
+
+EXPORT void *GOMP_single_copy_start(void) {
+  gomp_copy_start_t real = real_copy_start;
+  if (__builtin_expect(bridge_active || !real, 0))
+    return copy_start_slow(__builtin_return_address(0), __builtin_dwarf_cfa());
+  return real();
+}
+
+static __attribute__((noinline)) void
+copy_end_slow(void *data, const void *codeptr, void *frame) {
+  if (!real_copy_end)
+    real_copy_end = (gomp_copy_end_t)lookup("GOMP_single_copy_end");
+  if (!reporting_thread()) {
+    real_copy_end(data);
+    return;
+  }
+  bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  real_copy_end(data);
+  bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+}
+
+EXPORT void GOMP_single_copy_end(void *data) {
+  gomp_copy_end_t real = real_copy_end;
+  if (__builtin_expect(bridge_active || !real, 0)) {
+    copy_end_slow(data, __builtin_return_address(0), __builtin_dwarf_cfa());
+    return;
+  }
+  real(data);
+}
+
+#endif /* POMPT_STATIC_LIB */
