@@ -511,7 +511,9 @@ prof_profile *prof_collect(uint64_t now) {
   c.locs = prof_xcalloc(nu + 1, sizeof *c.locs);
 
   prof_profile *p = prof_new(nt);
+  prof_phase("snapshot");
   const char *method = prof_symbolize(c.addrs, c.naddrs, c.locs);
+  prof_phase("sym:close");
   free(p->symbols);
   p->symbols = prof_xstrdup(method);
   c.p = p;
@@ -637,6 +639,7 @@ prof_profile *prof_collect(uint64_t now) {
     p->nslices[u] = (int)ns;
   }
 
+  prof_phase("timeline");
   /* What ran. */
   char app[256];
   app_name(app, sizeof app);
@@ -671,6 +674,10 @@ prof_profile *prof_collect(uint64_t now) {
                   "in were closed then",
                   sig == SIGINT    ? "SIGINT"
                   : sig == SIGTERM ? "SIGTERM"
+                  : sig == SIGSEGV ? "SIGSEGV"
+                  : sig == SIGBUS  ? "SIGBUS"
+                  : sig == SIGFPE  ? "SIGFPE"
+                  : sig == SIGABRT ? "SIGABRT"
                                    : "a signal");
   if (prof_papi_status[0] != '\0')
     prof_add_note(p, "%s", prof_papi_status);
@@ -710,7 +717,9 @@ prof_profile *prof_collect(uint64_t now) {
                     t->index, tv[u].open);
   }
 
+  prof_phase("regions");
   prof_compute(p);
+  prof_phase("compute");
 
   for (int u = 0; u < nt; u++) {
     free(tv[u].nodes);

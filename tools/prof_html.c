@@ -84,6 +84,26 @@ static int group_of(int kind) {
   }
 }
 
+/* "<label> <location>", escaped, in a new string. */
+static char *tooltip(const prof_region *reg) {
+  char lab[256], loc[512];
+  prof_label(reg, lab, sizeof lab);
+  prof_location(reg, loc, sizeof loc);
+  char *s = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&s, &n);
+  if (m == NULL)
+    return prof_xstrdup("");
+  esc(m, lab);
+  fputc(' ', m);
+  esc(m, loc);
+  if (fclose(m) != 0 || s == NULL) {
+    free(s);
+    return prof_xstrdup("");
+  }
+  return s;
+}
+
 static void timeline_svg(FILE *f, const prof_profile *p) {
   const int W = 900, label = 120, row = 20, top = 24;
   uint64_t end = 0;
@@ -111,6 +131,9 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
             i == 0 ? "start" : (i == 5 ? "end" : "middle"), buf);
   }
   int *px = prof_xcalloc((size_t)W, sizeof(int));
+  /* each region's tooltip, escaped once: the same region fills many
+     stretches of pixels */
+  char **tip = prof_xcalloc((size_t)p->nregions + 1, sizeof *tip);
   for (int u = 0; u < p->nunits; u++) {
     int y = top + u * row;
     fprintf(f, "<text x=\"4\" y=\"%d\">thread %d</text>\n", y + 14,
@@ -135,23 +158,23 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
         x2++;
       if (r >= 0 && r < p->nregions) {
         const prof_region *reg = &p->regions[r];
-        char lab[256], loc[512];
-        prof_label(reg, lab, sizeof lab);
-        prof_location(reg, loc, sizeof loc);
+        if (tip[r] == NULL)
+          tip[r] = tooltip(reg);
         fprintf(f,
                 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                 "fill=\"%s\"><title>",
                 label + x, y + 2, x2 - x, row - 4,
                 group_color[group_of(reg->kind)]);
-        esc(f, lab);
-        fputc(' ', f);
-        esc(f, loc);
+        fputs(tip[r], f);
         fputs("</title></rect>\n", f);
       }
       x = x2;
     }
   }
   free(px);
+  for (int r = 0; r < p->nregions; r++)
+    free(tip[r]);
+  free(tip);
   /* legend */
   int lx = 4, ly = top + row * p->nunits + 22;
   for (int g = 0; g < G_N; g++) {

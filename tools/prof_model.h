@@ -226,6 +226,14 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
                    int formats, const prof_report_opts *o, FILE *err,
                    int stderr_report);
 
+/* ---- prof_phase.c ------------------------------------------------------ */
+
+/* POMPT_PROF_TIMES=1: prints the wall-clock and CPU time since the previous
+   call under the name of the phase that just ended (NULL: only starts the
+   clock).  Nothing otherwise. */
+void prof_phase(const char *what);
+int prof_phase_on(void);
+
 /* ---- prof_json.c (merge) ----------------------------------------------- */
 
 /* Reads a profile written by prof_write_json; NULL with a message in err. */

@@ -88,11 +88,17 @@ static int make_dir(const char *dir) {
   return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
+/* text: the report already made for stderr, if any (made once, written
+   twice). */
 static void write_one(FILE *f, int bit, const prof_profile *p,
-                      const prof_report_opts *o) {
+                      const prof_report_opts *o, const char *text,
+                      size_t text_len) {
   switch (bit) {
   case PF_TEXT:
-    prof_write_text(f, p, o);
+    if (text != NULL)
+      fwrite(text, 1, text_len, f);
+    else
+      prof_write_text(f, p, o);
     break;
   case PF_JSON:
     prof_write_json(f, p);
@@ -124,13 +130,39 @@ static int publish(const char *tmp, const char *path) {
   return 0;
 }
 
+static int write_files(const prof_profile *p, const char *dir, const char *base,
+                       int fmts, const prof_report_opts *o, FILE *err,
+                       const char *text, size_t text_len);
+
 int prof_write_all(const prof_profile *p, const char *dir, const char *base,
                    int fmts, const prof_report_opts *o, FILE *err,
                    int stderr_report) {
+  char *text = NULL;
+  size_t text_len = 0;
   if (stderr_report && err != NULL) {
+    FILE *m = open_memstream(&text, &text_len);
+    if (m != NULL) {
+      prof_write_text(m, p, o);
+      if (fclose(m) != 0) {
+        free(text);
+        text = NULL;
+      }
+    }
     fputc('\n', err);
-    prof_write_text(err, p, o);
+    if (text != NULL)
+      fwrite(text, 1, text_len, err);
+    else
+      prof_write_text(err, p, o);
+    prof_phase("report");
   }
+  int rc = write_files(p, dir, base, fmts, o, err, text, text_len);
+  free(text);
+  return rc;
+}
+
+static int write_files(const prof_profile *p, const char *dir, const char *base,
+                       int fmts, const prof_report_opts *o, FILE *err,
+                       const char *text, size_t text_len) {
   if (p->slices == NULL)
     fmts &= ~PF_TRACE; /* no timeline recorded */
   if (fmts == 0)
@@ -188,7 +220,7 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
         continue;
       }
       setvbuf(f, NULL, _IOFBF, 1 << 16); /* a trace is megabytes */
-      write_one(f, formats[i].bit, p, o);
+      write_one(f, formats[i].bit, p, o, text, text_len);
       if (fclose(f) != 0) {
         if (err)
           fprintf(err, "pompt-prof: error writing %s\n", path);
@@ -197,6 +229,7 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
         continue;
       }
       int pr = publish(tmp, path);
+      prof_phase(formats[i].ext);
       if (pr != 0) {
         unlink(tmp);
         if (pr == EEXIST) {

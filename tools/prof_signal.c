@@ -1,5 +1,6 @@
 /*
- * prof_signal.c - a profile also when SIGINT or SIGTERM ends the program.
+ * prof_signal.c - a profile also when SIGINT or SIGTERM ends the program,
+ * or when it crashes (SIGSEGV, SIGBUS, SIGFPE, SIGABRT).
  *
  * Writing a profile takes malloc, stdio and libdw: nothing a signal handler
  * may call.  So the handler does only async-signal-safe things: it passes
@@ -10,6 +11,14 @@
  * restores the default disposition and raises the signal again: the process
  * dies of it, as it would have without the profiler (exit status, core
  * dumps and the parent's view unchanged).
+ *
+ * A crash is handled the same way: the faulting thread only hands the
+ * signal over and waits.  What the helper reads was written by the
+ * program's threads through the callbacks, which a fault in the program
+ * does not touch; if the crash left a lock taken that writing needs, the
+ * wait ends after PROF_CRASH_WAIT_MS and the process dies without the
+ * profile (a file being written stays a .partial).  A stack overflow
+ * leaves no stack to run the handler on: no profile then.
  *
  * A handler is installed only for a signal whose disposition is the default
  * when the tool starts; a program that handles (or ignores) the signal
@@ -36,8 +45,14 @@
 #include "prof_tool.h"
 
 #define PROF_SIGNAL_WAIT_MS 60000
+/* A crash may have left a lock taken that writing needs (malloc's, after a
+   corrupted heap): the profile gets a shorter while before the process
+   dies anyway. */
+#define PROF_CRASH_WAIT_MS 10000
 
-static const int handled[] = {SIGINT, SIGTERM};
+/* The program is asked to end (SIGINT, SIGTERM) or crashes (the rest). */
+static const int handled[] = {SIGINT, SIGTERM, SIGSEGV,
+                              SIGBUS, SIGFPE,  SIGABRT};
 #define NHANDLED (int)(sizeof handled / sizeof handled[0])
 
 static void (*write_profile)(void);
@@ -67,8 +82,10 @@ static void on_signal(int sig) {
   if (atomic_exchange(&taken, 1) == 0 && atomic_load(&helper_pid) == getpid()) {
     unsigned char b = (unsigned char)sig;
     if (write(sig_pipe[1], &b, 1) == 1) {
+      int wait_ms = sig == SIGINT || sig == SIGTERM ? PROF_SIGNAL_WAIT_MS
+                                                    : PROF_CRASH_WAIT_MS;
       struct pollfd p = {.fd = done_pipe[0], .events = POLLIN};
-      while (poll(&p, 1, PROF_SIGNAL_WAIT_MS) < 0 && errno == EINTR)
+      while (poll(&p, 1, wait_ms) < 0 && errno == EINTR)
         ;
     }
   }

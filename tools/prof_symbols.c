@@ -7,9 +7,14 @@
  *     entry point "pompt_region_info" (libpompt knows each construct's CTC
  *     string: "...*file=heat.c*lines=94:105*...**");
  *  2. the debug information, read with elfutils' libdwfl on this process's
- *     own modules (libdw.so.1 is opened at the end of the run, so the
- *     profiler also runs where it is missing);
+ *     own modules (libdw.so.1 is opened at the end of the run, and only
+ *     when an address is left to it, so the profiler also runs where it is
+ *     missing);
  *  3. dladdr: the module, the offset in it and the nearest symbol.
+ * The module, the offset and the function come from the module's own
+ * symbol table first (prof_elfsym.c): with the runtime's file and line
+ * that is everything, and libdw, the most expensive part of a short run's
+ * end, is never opened.
  * A return address points after the call, so lines are looked up at
  * address - 1, the call itself.
  */
@@ -226,22 +231,38 @@ static int line_by_cu(dw_api *d, Dwfl_Module *m, Dwarf_Addr a, prof_loc *l) {
 #endif
 
 const char *prof_symbolize(const void *const *addrs, int n, prof_loc *out) {
-  int by_runtime = 0, by_dw = 0;
+  int by_runtime = 0, by_dw = 0, need_dw = 0;
   for (int i = 0; i < n; i++)
     by_runtime += from_region_info(addrs[i], &out[i]);
+  prof_phase("sym:runtime");
+
+  /* Module, offset and function from the modules' symbol tables; libdw
+     only for what is still missing: a line the runtime did not give, a
+     module without .symtab. */
+  unsigned char *left = prof_xcalloc((size_t)n + 1, 1);
+  prof_elfsym *es = prof_elfsym_new();
+  for (int i = 0; i < n; i++) {
+    uintptr_t a = (uintptr_t)addrs[i] - 1;
+    int have_sym = prof_elfsym_lookup(es, a, &out[i], clean_func);
+    left[i] = !have_sym || out[i].file == NULL;
+    need_dw += left[i];
+  }
+  prof_elfsym_free(es);
+  prof_phase("sym:symtab");
 
   int have_dw = 0;
 #ifdef POMPT_PROF_HAVE_LIBDW
   dw_api d;
+  memset(&d, 0, sizeof d);
   Dwfl *dwfl = NULL;
   static char *debuginfo_path = NULL;
   Dwfl_Callbacks cb;
   memset(&cb, 0, sizeof cb);
   /* Debug information is looked for on this machine only: a debuginfod
      server could keep the program from ending for a long time. */
-  if (getenv("DEBUGINFOD_URLS") != NULL)
+  if (need_dw > 0 && getenv("DEBUGINFOD_URLS") != NULL)
     unsetenv("DEBUGINFOD_URLS");
-  if (dw_open(&d)) {
+  if (need_dw > 0 && dw_open(&d)) {
     have_dw = 1;
     cb.find_elf = d.find_elf;
     cb.find_debuginfo = d.find_debuginfo;
@@ -256,18 +277,21 @@ const char *prof_symbolize(const void *const *addrs, int n, prof_loc *out) {
         dwfl = NULL;
       }
     }
-  } else if (n > 0) {
+  } else if (need_dw > 0) {
     fprintf(stderr,
             "pompt-prof: libdw.so.1 (elfutils) not found: locations are "
             "shown as module+offset\n");
   }
 #else
-  if (n > 0)
+  if (need_dw > 0)
     fprintf(stderr, "pompt-prof: built without libdw: locations are shown as "
                     "module+offset\n");
 #endif
+  prof_phase("sym:libdw");
 
   for (int i = 0; i < n; i++) {
+    if (!left[i])
+      continue;
     prof_loc *l = &out[i];
     uintptr_t a = (uintptr_t)addrs[i] - 1;
 #ifdef POMPT_PROF_HAVE_LIBDW
@@ -308,10 +332,15 @@ const char *prof_symbolize(const void *const *addrs, int n, prof_loc *out) {
         l->func = clean_func(info.dli_sname);
     }
   }
+  free(left);
+  prof_phase("sym:lines");
 #ifdef POMPT_PROF_HAVE_LIBDW
   if (dwfl != NULL)
     d.end(dwfl);
-  if (d.h != NULL)
+  /* libdw stays loaded: the process is ending, and unloading it and the
+     five libraries it brought (running their destructors, unmapping) costs
+     about 0.1 ms of that end.  A half-opened one is closed. */
+  if (d.h != NULL && !have_dw)
     dlclose(d.h);
 #endif
   if (by_runtime > 0 && by_dw > 0)

@@ -1078,7 +1078,10 @@ static void finish(void) {
     return;
   }
   atomic_store(&state, ST_DONE);
+  if (prof_cfg.formats == 0 && prof_cfg.quiet)
+    return; /* -f none -q: nothing to show, nothing to compute */
   uint64_t now = prof_now();
+  prof_phase(NULL);
   prof_clock_end();
   prof_profile *p = prof_collect(now);
   if (p == NULL)
@@ -1094,6 +1097,7 @@ static void finish(void) {
   prof_write_all(p, prof_cfg.dir, base, prof_cfg.formats, &o, stderr,
                  !prof_cfg.quiet);
   prof_free(p);
+  prof_phase("free");
 }
 
 static int tool_initialize(ompt_function_lookup_t lookup,
@@ -1108,7 +1112,9 @@ static int tool_initialize(ompt_function_lookup_t lookup,
   /* libpompt may describe its constructs itself (the CTC strings); else
      source locations come from the debug information. */
   prof_region_info = (prof_region_info_fn)lookup("pompt_region_info");
+  prof_phase("runtime");
   prof_clock_init();
+  prof_phase("clock");
   prof_t_start = prof_now();
   owner_pid = getpid();
   if (prof_cfg.papi[0] != '\0')
@@ -1133,8 +1139,10 @@ static int tool_initialize(ompt_function_lookup_t lookup,
   REG(ompt_callback_flush, on_flush);
   REG(ompt_callback_cancel, on_cancel);
 #undef REG
+  prof_phase("callbacks");
   atomic_store(&state, ST_RUNNING);
   prof_signal_init(finish);
+  prof_phase("signals");
   return 1;
 }
 
@@ -1193,9 +1201,11 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
   };
   if (atomic_load(&state) != ST_IDLE)
     return NULL; /* one activation per process */
+  prof_phase(NULL);
   snprintf(prof_runtime_version, sizeof prof_runtime_version, "%s",
            runtime_version != NULL ? runtime_version : "");
   read_config();
+  prof_phase("start_tool");
   pthread_atfork(NULL, NULL, in_child);
   return &result;
 }

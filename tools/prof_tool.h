@@ -191,6 +191,17 @@ extern prof_region_info_fn prof_region_info;
 const char *prof_symbolize(const void *const *addrs, int n, prof_loc *out);
 void prof_loc_free(prof_loc *l);
 
+/* prof_elfsym.c: module, offset and function of a code address from the
+   module's own .symtab (no libdw); lookups reuse the module last mapped. */
+typedef struct prof_elfsym prof_elfsym;
+prof_elfsym *prof_elfsym_new(void);
+void prof_elfsym_free(prof_elfsym *e);
+/* Fills l's module, offset and (if unset) function, the name made by
+   clean(); 0 when the module cannot be read, has no .symtab or no sized
+   symbol holds the address: libdw's to resolve. */
+int prof_elfsym_lookup(prof_elfsym *e, uintptr_t a, prof_loc *l,
+                       char *(*clean)(const char *));
+
 /* prof_papi.c */
 extern int prof_papi_n; /* events counted; 0: none */
 extern char *prof_papi_names[PROF_MAX_EVENTS];

@@ -20,9 +20,10 @@ TEST is one of
   notool    the profiler library missing: the program runs unprofiled
   clobber   existing files of the same name are never overwritten
   exit      the program calls exit inside a parallel region
-  signal    --mode handled|own|term|int: a signal handled by the program
-            (SIGUSR1; its own SIGTERM handler), or SIGTERM/SIGINT that kills
-            it: killed as without the profiler, with a complete profile
+  signal    --mode handled|own|term|int|segv|abort: a signal handled by the
+            program (SIGUSR1; its own SIGTERM handler), or SIGTERM/SIGINT
+            that kills it, or a crash (SIGSEGV, SIGABRT): killed as without
+            the profiler, with a complete profile
   fork      --mode _exit|exit|exec: the program forks; a child that exits
             writes its own profile (its pid), one that _exits none
   merge     two runs as ranks 0 and 1, then `pompt-prof merge`
@@ -608,6 +609,17 @@ def test_regioninfo(a, prof, cmd, env, tmp, n):
     check(len(got) == 4 and all(f.endswith("prof_regioninfo.c") and ln > 0
                                 for _, f, ln in got[2:]),
           f"the others from the debug information: {got[2:]}")
+    # Module, offset and function come from the program's own symbol table
+    # (libdw is not needed for them): the code addresses lie in region_a,
+    # loop_a and one_region of prof_regioninfo.c.
+    exe = os.path.realpath(cmd[0])
+    where = [(r["function"], r["module"], r["offset"]) for r in j["regions"]
+             if r["kind"] in ("parallel", "loop")]
+    check([w[0] for w in where] == ["region_a", "loop_a", "one_region",
+                                    "one_region"],
+          f"functions from the symbol table: {where}")
+    check(all(m == exe and off > 0 for _, m, off in where),
+          f"module {exe} and an offset in it: {where}")
 
 
 def test_compare(a, prof, cmd, env, tmp, n):
@@ -804,6 +816,20 @@ def test_env(a, prof, cmd, env, tmp, n):
     check(p.returncode == 0, f"exit status {p.returncode}")
     check("cannot create directory" in p.stderr, "a message about the directory")
     check_all_outputs(cwd)
+    # POMPT_PROF_TIMES=1: the profiler's own phases on stderr, one line each,
+    # for the files asked for only; nothing of the kind without it
+    check(" time " not in p.stderr, "no phase times unless asked for")
+    timed = dict(env, POMPT_PROF_TIMES="1")
+    tdir = os.path.join(tmp, "timed")
+    p = run([prof, "-q", "-f", "json,csv", "-o", tdir] + cmd, timed)
+    check(p.returncode == 0, f"exit status {p.returncode}")
+    phases = re.findall(r"^pompt-prof: time (\S+) +[0-9.]+ ms wall +[0-9.]+ "
+                        r"ms cpu$", p.stderr, re.M)
+    for want in ("start_tool", "signals", "sym:runtime", "sym:symtab",
+                 "timeline", "json", "csv", "free"):
+        check(want in phases, f"phase {want} timed: {phases}")
+    check("txt" not in phases and "html" not in phases,
+          f"only the files written are timed: {phases}")
     # the launcher's own bad options: usage, status 2, program not run
     p = run([prof, "--top", "x"] + cmd, env)
     check(p.returncode == 2, "bad --top: status 2")
@@ -862,7 +888,8 @@ def test_signal(a, prof, cmd, env, tmp, n):
             check(not any("ended by" in x for x in j["notes"]),
                   "not noted as ended by a signal")
         return
-    sig = signal.SIGINT if a.mode == "int" else signal.SIGTERM
+    sig = {"int": signal.SIGINT, "segv": signal.SIGSEGV,
+           "abort": signal.SIGABRT}.get(a.mode, signal.SIGTERM)
     check(p.returncode == -sig,
           f"killed by {sig.name} as without the profiler ({p.returncode})")
     check(not profile_files(tmp, "*.partial"), "no partial file left")

@@ -10,12 +10,23 @@
  *   prof_signal own      the program handles SIGTERM itself (installed at
  *                        the start of main), raises it inside a parallel
  *                        region and ends normally
+ *   prof_signal segv     the primary thread writes to an unmapped address
+ *                        inside a parallel region: the process dies of
+ *                        SIGSEGV (no core file: RLIMIT_CORE is set to 0)
+ *   prof_signal abort    the primary thread calls abort() there: SIGABRT
  */
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+/* Read at run time: the compiler cannot see that the store faults.  Not
+   null (UBSan would report a null store itself), in the unmapped first
+   page. */
+static int *volatile nowhere = (int *)64;
 
 static volatile sig_atomic_t handled, terms;
 
@@ -34,6 +45,12 @@ int main(int argc, char **argv) {
   int term = strcmp(mode, "term") == 0;
   int intr = strcmp(mode, "int") == 0;
   int own = strcmp(mode, "own") == 0;
+  int segv = strcmp(mode, "segv") == 0;
+  int abrt = strcmp(mode, "abort") == 0;
+  if (segv || abrt) {
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+  }
   signal(SIGUSR1, on_usr1);
   if (own)
     signal(SIGTERM, on_term);
@@ -47,6 +64,10 @@ int main(int argc, char **argv) {
     #pragma omp barrier
     if ((term || own) && omp_get_thread_num() == 0)
       raise(SIGTERM);
+    if (segv && omp_get_thread_num() == 0)
+      *nowhere = 1;
+    if (abrt && omp_get_thread_num() == 0)
+      abort();
     if (intr) {
       if (omp_get_thread_num() == omp_get_num_threads() - 1)
         kill(getpid(), SIGINT);
