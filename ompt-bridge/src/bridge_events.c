@@ -18,6 +18,13 @@
  * an event whose frame lies above (is older than) the frame where the
  * running task began cannot belong to that task, which has therefore ended;
  * tasks and regions found so are ended then, with their open scopes.
+ *
+ * Fast paths: the frequent events first check, with no call, that they
+ * have nothing of the above to do (enter_quick) and then make no call but
+ * the tool's callback, last; everything else goes to an out-of-line copy
+ * of the event (*_slow) that starts with enter_event.  So the common case
+ * needs no stack frame: with a tool registering every callback, the bridge
+ * is most of what libpompt costs per construct (doc/performance.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +98,27 @@ static inline bridge_thread_t *enter_event(void *frame) {
   return t;
 }
 
+/* The thread's record when the event has nothing to do first (no pending
+ * barrier end, no task left by a cancelled construct) and its scope stack
+ * has room for one more, else NULL: then the caller takes its general path,
+ * enter_event.  Nothing here calls out, so that an event whose fast path
+ * ends in the tool's callback needs no stack frame of its own. */
+static inline __attribute__((always_inline)) bridge_thread_t *
+enter_quick(void *frame, int push) {
+  bridge_thread_t *t = bridge_self;
+  if (__builtin_expect(!t, 0))
+    return NULL;
+  bridge_task_t *cur = t->cur;
+  if (cur && (cur == t->pending || frame_above(frame, cur->begin_frame)))
+    return NULL;
+  if (push && __builtin_expect(t->nscopes == t->scope_cap, 0))
+    return NULL;
+  return t;
+}
+
 /* The task's enter_frame, set at a scheduling point unless already set;
  * returns whether it was set here (the scope's end then clears it). */
-static int set_enter_frame(bridge_thread_t *t, void *frame) {
+static inline int set_enter_frame(bridge_thread_t *t, void *frame) {
   bridge_task_t *task = t->cur;
   if (!task || !frame || task->frame.enter_frame.ptr)
     return 0;
@@ -125,8 +150,9 @@ static inline bridge_scope_t *top_scope(bridge_thread_t *t, int what) {
 
 /* Pop and end a scope: the top one inline, else the general search (which
  * also ends scopes left open above it). */
-static inline void pop_scope(bridge_thread_t *t, int what, int kind,
-                             uint64_t arg, int match_arg, const void *codeptr) {
+static inline __attribute__((always_inline)) void
+pop_scope(bridge_thread_t *t, int what, int kind, uint64_t arg, int match_arg,
+          const void *codeptr) {
   bridge_task_t *cur = t->cur;
   int n = t->nscopes;
   if (n <= (cur ? cur->scope_base : 0))
@@ -134,12 +160,11 @@ static inline void pop_scope(bridge_thread_t *t, int what, int kind,
   bridge_scope_t s, *top = &t->scopes[n - 1];
   if (top->what == what && (kind < 0 || top->kind == kind) &&
       (!match_arg || top->arg == arg)) {
-    s = *top;
     t->nscopes = n - 1;
-  } else if (!bridge_scope_pop(t, what, kind, arg, match_arg, &s)) {
-    return;
+    bridge_scope_end_as(t, top, what, codeptr);
+  } else if (bridge_scope_pop(t, what, kind, arg, match_arg, &s)) {
+    bridge_scope_end_as(t, &s, what, codeptr);
   }
-  bridge_scope_end_as(t, &s, what, codeptr);
 }
 
 /* Push the scope of a masked or work begin that is to be delivered, with
@@ -157,28 +182,25 @@ static inline int push_pair(bridge_thread_t *t, int what, int pair,
 }
 
 /* Pop and end the scope of the begin numbered seq, if it left one. */
-static inline void pop_pair(bridge_thread_t *t, int what, int pair,
-                            uint32_t seq, const void *codeptr) {
+static inline __attribute__((always_inline)) void
+pop_pair(bridge_thread_t *t, int what, int pair, uint32_t seq,
+         const void *codeptr) {
   bridge_scope_t s, *top = top_scope(t, what);
   if (top && top->seq == seq) {
-    s = *top;
     t->nscopes--;
     bridge_pairs[pair].open--;
-  } else if (!bridge_scope_pop_seq(t, what, seq, &s)) {
-    return;
+    bridge_scope_end_as(t, top, what, codeptr);
+  } else if (bridge_scope_pop_seq(t, what, seq, &s)) {
+    bridge_scope_end_as(t, &s, what, codeptr);
   }
-  bridge_scope_end_as(t, &s, what, codeptr);
 }
 
 /* ---- Parallel regions ------------------------------------------------------
  */
 
-void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
-                           const void *codeptr, void *frame) {
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
-    return;
-  bridge_team_t *team = (bridge_team_t *)storage;
+static inline __attribute__((always_inline)) void
+parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
+               int if_false, const void *codeptr, void *frame, int room) {
   memset(team, 0, sizeof *team);
   bridge_task_t *enc = t->cur;
   team->encountering = enc;
@@ -186,12 +208,39 @@ void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
   team->requested = if_false ? 1 : requested;
   team->flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
   int set = set_enter_frame(t, frame);
-  team->announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
-                               (uint64_t)(uintptr_t)team, codeptr, set);
+  if (room) {
+    int n = t->nscopes;
+    team->announced =
+        bridge_scope_push_room(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
+                               (uint64_t)(uintptr_t)team, codeptr);
+    t->scopes[n].set_enter = (uint8_t)set;
+  } else {
+    team->announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
+                                 (uint64_t)(uintptr_t)team, codeptr, set);
+  }
   bridge_set_state(t, ompt_state_overhead, 0);
   t->fork_pending = team;
   if (!bridge_fork_deferred)
     bridge_fork_deliver(t);
+}
+
+static __attribute__((noinline)) void
+parallel_enter_slow(bridge_team_t *team, int requested, int if_false,
+                    const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    parallel_enter(t, team, requested, if_false, codeptr, frame, 0);
+}
+
+void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
+                           const void *codeptr, void *frame) {
+  bridge_team_t *team = (bridge_team_t *)storage;
+  bridge_thread_t *t = enter_quick(frame, 1);
+  if (__builtin_expect(!t, 0)) {
+    parallel_enter_slow(team, requested, if_false, codeptr, frame);
+    return;
+  }
+  parallel_enter(t, team, requested, if_false, codeptr, frame, 1);
 }
 
 /* parallel_begin of the region this thread is about to start. */
@@ -239,7 +288,7 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   task->thread_num = num;
   task->team_size = size;
   task->announced = (uint8_t)(bridge_enabled && team->announced);
-  bridge_task_push(t, task);
+  bridge_task_push_as(t, task, ompt_state_work_parallel);
   bridge_set_state(t, ompt_state_work_parallel, 0);
   if (task->announced) {
     ompt_callback_implicit_task_t cb =
@@ -254,9 +303,9 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
 /* The thread leaves its implicit task's block and waits in the region's end
  * barrier; the barrier's end and the task's end follow at its next event at
  * this level.  team: the region's storage when it can still be read. */
-static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
-                          bridge_team_t *team, const void *codeptr,
-                          void *frame) {
+static inline __attribute__((always_inline)) void
+implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
+                     bridge_team_t *team, const void *codeptr, void *frame) {
   int forget = task->thread_num != 0 || !team;
   if (!codeptr) /* left without Parallel_end: at the end of the construct */
     codeptr = task->codeptr;
@@ -298,6 +347,14 @@ static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
   t->pending_codeptr = codeptr;
 }
 
+/* The same, out of line for the recovery paths (Parallel_end, the common
+ * one, has it inline). */
+static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
+                          bridge_team_t *team, const void *codeptr,
+                          void *frame) {
+  implicit_left_inline(t, task, team, codeptr, frame);
+}
+
 void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
                          void *frame) {
   bridge_thread_t *t = enter_event(frame);
@@ -307,7 +364,7 @@ void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
   bridge_task_t *task = t->cur;
   if (!task || task->team != team || task == t->pending)
     return; /* unmatched end: nothing sensible to report */
-  implicit_left(t, task, team, codeptr, frame);
+  implicit_left_inline(t, task, team, codeptr, frame);
 }
 
 static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
@@ -375,19 +432,20 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
     bridge_thread_flush(t);
   }
   bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_PARALLEL);
-  int found = 1;
   if (top && top->arg == (uint64_t)(uintptr_t)team) {
-    s = *top;
     t->nscopes--;
+  } else if (bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
+                              (uint64_t)(uintptr_t)team, 1, &s)) {
+    top = &s;
   } else {
-    found = bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
-                             (uint64_t)(uintptr_t)team, 1, &s);
+    top = NULL;
   }
-  if (found)
-    bridge_scope_end_as(t, &s, BRIDGE_SC_PARALLEL, codeptr); /* enter frame */
+  int delivered = top && top->delivered;
+  if (top)
+    bridge_scope_end_as(t, top, BRIDGE_SC_PARALLEL, codeptr); /* enter frame */
   bridge_task_t *enc = team->encountering;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
-  if (found && s.delivered) {
+  if (delivered) {
     ompt_callback_parallel_end_t cb =
         BRIDGE_GROUP(BRIDGE_B_PARALLEL_EE, parallel_end);
     if (cb)
@@ -399,17 +457,36 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
  */
 
 /* A work region's begin: recorded only when it is delivered (see
- * bridge_pairs in bridge.h); its end is delivered exactly then. */
-static void work_begin(bridge_thread_t *t, int bucket, ompt_work_t type,
-                       uint64_t count, const void *codeptr) {
+ * bridge_pairs in bridge.h); its end is delivered exactly then.  room: the
+ * caller knows the scope stack has room (enter_quick). */
+static inline __attribute__((always_inline)) void
+work_begin_in(bridge_thread_t *t, int bucket, ompt_work_t type, uint64_t count,
+              const void *codeptr, int room) {
   uint32_t seq = ++bridge_pairs[BRIDGE_PAIR_WORK].next;
   ompt_callback_work_t cb = BRIDGE_ACTIVE(bucket, work);
-  if (cb && push_pair(t, BRIDGE_SC_WORK, BRIDGE_PAIR_WORK, seq, bucket, type,
-                      count, codeptr)) {
+  if (!cb)
+    return;
+  int delivered;
+  if (room) {
+    int n = t->nscopes;
+    delivered =
+        bridge_scope_push_room(t, BRIDGE_SC_WORK, bucket, type, count, codeptr);
+    t->scopes[n].seq = seq;
+    bridge_pairs[BRIDGE_PAIR_WORK].open++;
+  } else {
+    delivered = push_pair(t, BRIDGE_SC_WORK, BRIDGE_PAIR_WORK, seq, bucket,
+                          type, count, codeptr);
+  }
+  if (delivered) {
     bridge_task_t *task = t->cur;
     cb(type, ompt_scope_begin, parallel_data_of(task), task_data_of(task),
        count, codeptr);
   }
+}
+
+static void work_begin(bridge_thread_t *t, int bucket, ompt_work_t type,
+                       uint64_t count, const void *codeptr) {
+  work_begin_in(t, bucket, type, count, codeptr, 0);
 }
 
 static void work_end(bridge_thread_t *t, const void *codeptr) {
@@ -418,25 +495,75 @@ static void work_end(bridge_thread_t *t, const void *codeptr) {
     pop_pair(t, BRIDGE_SC_WORK, BRIDGE_PAIR_WORK, seq, codeptr);
 }
 
-void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
-                       const void *codeptr, void *frame) {
-  bridge_thread_t *t =
-      bridge_wants(bucket, ompt_callback_work) ? enter_event(frame) : NULL;
+/* work_end on the fast path (enter_quick): the top scope inline, anything
+ * else through work_end's search. */
+static __attribute__((noinline)) void
+work_pop_search(bridge_thread_t *t, uint32_t seq, const void *codeptr) {
+  pop_pair(t, BRIDGE_SC_WORK, BRIDGE_PAIR_WORK, seq, codeptr);
+}
+
+static inline __attribute__((always_inline)) void
+work_end_quick(bridge_thread_t *t, const void *codeptr) {
+  bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_WORK];
+  uint32_t seq = p->next--;
+  if (!p->open)
+    return;
+  bridge_scope_t *top = top_scope(t, BRIDGE_SC_WORK);
+  if (__builtin_expect(!top || top->seq != seq, 0)) {
+    work_pop_search(t, seq, codeptr);
+    return;
+  }
+  t->nscopes--;
+  p->open--;
+  bridge_scope_end_as(t, top, BRIDGE_SC_WORK, codeptr);
+}
+
+static __attribute__((noinline)) void
+work_begin_slow(int bucket, ompt_work_t type, uint64_t count,
+                const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (t)
     work_begin(t, bucket, type, count, codeptr);
   else
     bridge_pairs[BRIDGE_PAIR_WORK].next++;
 }
 
-void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
-                     void *frame) {
-  (void)bucket, (void)type;
-  bridge_thread_t *t =
-      bridge_pairs[BRIDGE_PAIR_WORK].open ? enter_event(frame) : NULL;
+void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
+                       const void *codeptr, void *frame) {
+  if (!bridge_wants(bucket, ompt_callback_work)) {
+    bridge_pairs[BRIDGE_PAIR_WORK].next++;
+    return;
+  }
+  bridge_thread_t *t = enter_quick(frame, 1);
+  if (__builtin_expect(!t, 0)) {
+    work_begin_slow(bucket, type, count, codeptr, frame);
+    return;
+  }
+  work_begin_in(t, bucket, type, count, codeptr, 1);
+}
+
+static __attribute__((noinline)) void work_end_slow(const void *codeptr,
+                                                    void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (t)
     work_end(t, codeptr);
   else
     bridge_pairs[BRIDGE_PAIR_WORK].next--;
+}
+
+void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,
+                     void *frame) {
+  (void)bucket, (void)type;
+  if (!bridge_pairs[BRIDGE_PAIR_WORK].open) {
+    bridge_pairs[BRIDGE_PAIR_WORK].next--;
+    return;
+  }
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    work_end_slow(codeptr, frame);
+    return;
+  }
+  work_end_quick(t, codeptr);
 }
 
 void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
@@ -451,13 +578,28 @@ void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
  * registered they change nothing a tool can observe, and the thread's
  * pending work (discovery, a barrier end, unwinding) is done by the next
  * event that delivers something, in the same order. */
+static __attribute__((noinline)) void dispatch_slow(ompt_callback_dispatch_t cb,
+                                                    ompt_dispatch_t kind,
+                                                    ompt_data_t instance,
+                                                    void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t || !announced(t))
+    return;
+  bridge_task_t *task = t->cur;
+  cb(parallel_data_of(task), task_data_of(task), kind, instance);
+}
+
 void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
                      void *frame) {
   ompt_callback_dispatch_t cb = BRIDGE_ACTIVE(bucket, dispatch);
   if (!cb)
     return;
-  bridge_thread_t *t = enter_event(frame);
-  if (!t || !announced(t))
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    dispatch_slow(cb, kind, instance, frame);
+    return;
+  }
+  if (!announced(t))
     return;
   bridge_task_t *task = t->cur;
   cb(parallel_data_of(task), task_data_of(task), kind, instance);
@@ -467,7 +609,8 @@ void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
  * from Single_end to Single_exit. */
 enum { SINGLE_IN_BLOCK = 1, SINGLE_BLOCK_DONE = 2 };
 
-void bridge_single_begin(const void *codeptr, void *frame) {
+static __attribute__((noinline)) void single_begin_slow(const void *codeptr,
+                                                        void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
@@ -476,7 +619,20 @@ void bridge_single_begin(const void *codeptr, void *frame) {
   work_begin(t, BRIDGE_B_WORKSHARE_EE, ompt_work_single_executor, 1, codeptr);
 }
 
-void bridge_single_end(const void *codeptr, void *frame) {
+void bridge_single_begin(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 1);
+  if (__builtin_expect(!t, 0)) {
+    single_begin_slow(codeptr, frame);
+    return;
+  }
+  if (t->cur)
+    t->cur->single_executor = SINGLE_IN_BLOCK;
+  work_begin_in(t, BRIDGE_B_WORKSHARE_EE, ompt_work_single_executor, 1, codeptr,
+                1);
+}
+
+static __attribute__((noinline)) void single_end_slow(const void *codeptr,
+                                                      void *frame) {
   bridge_thread_t *t = enter_event(frame);
   bridge_task_t *task = t ? t->cur : NULL;
   if (task && task->single_executor == SINGLE_IN_BLOCK) {
@@ -485,16 +641,34 @@ void bridge_single_end(const void *codeptr, void *frame) {
   }
 }
 
-void bridge_single_exit(const void *codeptr, void *frame) {
-  bridge_thread_t *t = enter_event(frame);
-  bridge_task_t *task = t ? t->cur : NULL;
+void bridge_single_end(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    single_end_slow(codeptr, frame);
+    return;
+  }
+  bridge_task_t *task = t->cur;
+  if (task && task->single_executor == SINGLE_IN_BLOCK) {
+    task->single_executor = SINGLE_BLOCK_DONE;
+    work_end_quick(t, codeptr);
+  }
+}
+
+static inline __attribute__((always_inline)) void
+single_exit(bridge_thread_t *t, const void *codeptr, int quick) {
+  bridge_task_t *task = t->cur;
   if (!task)
     return;
   if (task->single_executor) {
     /* Single_end may be missing in hand-written code. */
-    if (task->single_executor == SINGLE_IN_BLOCK)
-      work_end(t, codeptr);
+    int in_block = task->single_executor == SINGLE_IN_BLOCK;
     task->single_executor = 0;
+    if (in_block) {
+      if (quick)
+        work_end_quick(t, codeptr);
+      else
+        work_end(t, codeptr);
+    }
     return;
   }
   /* This thread did not execute the block; it learns so only when it leaves
@@ -507,11 +681,42 @@ void bridge_single_exit(const void *codeptr, void *frame) {
   }
 }
 
+static __attribute__((noinline)) void single_exit_slow(const void *codeptr,
+                                                       void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    single_exit(t, codeptr, 0);
+}
+
+void bridge_single_exit(const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    single_exit_slow(codeptr, frame);
+    return;
+  }
+  single_exit(t, codeptr, 1);
+}
+
 /* masked: like work, recorded only when the begin is delivered. */
-void bridge_masked_begin(const void *codeptr, void *frame) {
-  uint32_t seq = ++bridge_pairs[BRIDGE_PAIR_MASKED].next;
-  ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
-  bridge_thread_t *t = cb ? enter_event(frame) : NULL;
+/* The begin, on a thread whose scope stack has room (enter_quick). */
+static inline __attribute__((always_inline)) void
+masked_begin(bridge_thread_t *t, ompt_callback_masked_t cb, uint32_t seq,
+             const void *codeptr) {
+  int n = t->nscopes;
+  int delivered = bridge_scope_push_room(t, BRIDGE_SC_MASKED, BRIDGE_B_SYNC_BE,
+                                         0, 0, codeptr);
+  t->scopes[n].seq = seq;
+  bridge_pairs[BRIDGE_PAIR_MASKED].open++;
+  if (delivered) {
+    bridge_task_t *task = t->cur;
+    cb(ompt_scope_begin, parallel_data_of(task), task_data_of(task), codeptr);
+  }
+}
+
+static __attribute__((noinline)) void
+masked_begin_slow(ompt_callback_masked_t cb, uint32_t seq, const void *codeptr,
+                  void *frame) {
+  bridge_thread_t *t = enter_event(frame);
   if (t && push_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq,
                      BRIDGE_B_SYNC_BE, 0, 0, codeptr)) {
     bridge_task_t *task = t->cur;
@@ -519,12 +724,40 @@ void bridge_masked_begin(const void *codeptr, void *frame) {
   }
 }
 
+void bridge_masked_begin(const void *codeptr, void *frame) {
+  uint32_t seq = ++bridge_pairs[BRIDGE_PAIR_MASKED].next;
+  ompt_callback_masked_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
+  if (!cb)
+    return;
+  bridge_thread_t *t = enter_quick(frame, 1);
+  if (__builtin_expect(!t, 0)) {
+    masked_begin_slow(cb, seq, codeptr, frame);
+    return;
+  }
+  masked_begin(t, cb, seq, codeptr);
+}
+
+static __attribute__((noinline)) void
+masked_end_slow(uint32_t seq, const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    pop_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq, codeptr);
+}
+
 void bridge_masked_end(const void *codeptr, void *frame) {
   bridge_pair_seq_t *p = &bridge_pairs[BRIDGE_PAIR_MASKED];
   uint32_t seq = p->next--;
-  bridge_thread_t *t = p->open ? enter_event(frame) : NULL;
-  if (t)
-    pop_pair(t, BRIDGE_SC_MASKED, BRIDGE_PAIR_MASKED, seq, codeptr);
+  if (!p->open)
+    return;
+  bridge_thread_t *t = enter_quick(frame, 0);
+  bridge_scope_t *top = t ? top_scope(t, BRIDGE_SC_MASKED) : NULL;
+  if (__builtin_expect(!top || top->seq != seq, 0)) {
+    masked_end_slow(seq, codeptr, frame); /* or not recorded */
+    return;
+  }
+  t->nscopes--;
+  p->open--;
+  bridge_scope_end_as(t, top, BRIDGE_SC_MASKED, codeptr);
 }
 
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
@@ -666,9 +899,9 @@ static ompt_state_t mutex_state(ompt_mutex_t kind) {
   }
 }
 
-static void mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
-                          unsigned hint, ompt_wait_id_t wait_id,
-                          const void *codeptr) {
+static inline __attribute__((always_inline)) void
+mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind, unsigned hint,
+              ompt_wait_id_t wait_id, const void *codeptr) {
   bridge_set_state(t, mutex_state(kind), wait_id);
   if (!announced(t))
     return;
@@ -677,16 +910,30 @@ static void mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
     cb(kind, hint, BRIDGE_MUTEX_IMPL, wait_id, codeptr);
 }
 
-void bridge_mutex_acquire(int bucket, ompt_mutex_t kind, unsigned hint,
-                          ompt_wait_id_t wait_id, const void *codeptr,
-                          void *frame) {
+/* The events below have a fast path (enter_quick) that makes no call but
+ * the tool's callback, last, and a general one out of line. */
+static __attribute__((noinline)) void
+mutex_acquire_slow(int bucket, ompt_mutex_t kind, unsigned hint,
+                   ompt_wait_id_t wait_id, const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (t)
     mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
 }
 
-static void deliver_mutex(int bucket, ompt_callbacks_t which, ompt_mutex_t kind,
-                          ompt_wait_id_t wait_id, const void *codeptr) {
+void bridge_mutex_acquire(int bucket, ompt_mutex_t kind, unsigned hint,
+                          ompt_wait_id_t wait_id, const void *codeptr,
+                          void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    mutex_acquire_slow(bucket, kind, hint, wait_id, codeptr, frame);
+    return;
+  }
+  mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
+}
+
+static inline __attribute__((always_inline)) void
+deliver_mutex(int bucket, ompt_callbacks_t which, ompt_mutex_t kind,
+              ompt_wait_id_t wait_id, const void *codeptr) {
   ompt_callback_mutex_t cb =
       (ompt_callback_mutex_t)bridge_active_in(bucket, which);
   if (cb)
@@ -695,12 +942,20 @@ static void deliver_mutex(int bucket, ompt_callbacks_t which, ompt_mutex_t kind,
 
 /* A structured mutex is held: its release is delivered exactly when its
  * acquisition was, so it is recorded, but only when either callback is
- * wanted (a release with no record is not delivered). */
-static inline int push_held(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
-                            ompt_wait_id_t wait_id, const void *codeptr) {
+ * wanted (a release with no record is not delivered).  room: the caller
+ * knows the scope stack has room (enter_quick). */
+static inline __attribute__((always_inline)) int
+push_held(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
+          ompt_wait_id_t wait_id, const void *codeptr, int room) {
   if (!bridge_wants(bucket, ompt_callback_mutex_acquired) &&
       !bridge_wants(bucket, ompt_callback_mutex_released))
     return 0;
+  if (room) {
+    int delivered = bridge_scope_push_room(t, BRIDGE_SC_HELD, bucket, kind,
+                                           wait_id, codeptr);
+    bridge_pairs[BRIDGE_PAIR_HELD].open++;
+    return delivered;
+  }
   int n = t->nscopes;
   int delivered =
       push_scope(t, BRIDGE_SC_HELD, bucket, kind, wait_id, codeptr, 0);
@@ -717,21 +972,59 @@ void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,
     return;
   mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
   bridge_set_state(t, bridge_working_state(t->cur), 0);
-  if (push_held(t, bucket, kind, wait_id, codeptr))
+  if (push_held(t, bucket, kind, wait_id, codeptr, 0))
     deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
+}
+
+static inline __attribute__((always_inline)) void
+mutex_acquired(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
+               ompt_wait_id_t wait_id, int held, const void *codeptr,
+               int room) {
+  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  int deliver =
+      held ? push_held(t, bucket, kind, wait_id, codeptr, room) : announced(t);
+  if (deliver)
+    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
+}
+
+static __attribute__((noinline)) void
+mutex_acquired_slow(int bucket, ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                    int held, const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    mutex_acquired(t, bucket, kind, wait_id, held, codeptr, 0);
 }
 
 void bridge_mutex_acquired(int bucket, ompt_mutex_t kind,
                            ompt_wait_id_t wait_id, int held,
                            const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 1);
+  if (__builtin_expect(!t, 0)) {
+    mutex_acquired_slow(bucket, kind, wait_id, held, codeptr, frame);
+    return;
+  }
+  mutex_acquired(t, bucket, kind, wait_id, held, codeptr, 1);
+}
+
+static __attribute__((noinline)) void
+mutex_released_slow(int bucket, ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                    int held, const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  bridge_set_state(t, bridge_working_state(t->cur), 0);
-  int deliver =
-      held ? push_held(t, bucket, kind, wait_id, codeptr) : announced(t);
-  if (deliver)
-    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
+  if (held) {
+    bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_HELD);
+    if (top && top->kind == (int)kind && top->arg == wait_id) {
+      t->nscopes--;
+      bridge_pairs[BRIDGE_PAIR_HELD].open--;
+      bridge_scope_end_as(t, top, BRIDGE_SC_HELD, codeptr);
+    } else if (bridge_scope_pop(t, BRIDGE_SC_HELD, kind, wait_id, 1, &s)) {
+      bridge_scope_end_as(t, &s, BRIDGE_SC_HELD, codeptr);
+    }
+    return;
+  }
+  if (announced(t))
+    deliver_mutex(bucket, ompt_callback_mutex_released, kind, wait_id, codeptr);
 }
 
 void bridge_mutex_released(int bucket, ompt_mutex_t kind,
@@ -740,19 +1033,21 @@ void bridge_mutex_released(int bucket, ompt_mutex_t kind,
   if (held && !bridge_pairs[BRIDGE_PAIR_HELD].open)
     return; /* released already (the exit after a block's end), or not
              * recorded */
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    mutex_released_slow(bucket, kind, wait_id, held, codeptr, frame);
     return;
+  }
   if (held) {
-    bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_HELD);
-    if (top && top->kind == (int)kind && top->arg == wait_id) {
-      s = *top;
-      t->nscopes--;
-      bridge_pairs[BRIDGE_PAIR_HELD].open--;
-    } else if (!bridge_scope_pop(t, BRIDGE_SC_HELD, kind, wait_id, 1, &s)) {
+    bridge_scope_t *top = top_scope(t, BRIDGE_SC_HELD);
+    if (__builtin_expect(!top || top->kind != (int)kind || top->arg != wait_id,
+                         0)) {
+      mutex_released_slow(bucket, kind, wait_id, held, codeptr, frame);
       return;
     }
-    bridge_scope_end_as(t, &s, BRIDGE_SC_HELD, codeptr);
+    t->nscopes--;
+    bridge_pairs[BRIDGE_PAIR_HELD].open--;
+    bridge_scope_end_as(t, top, BRIDGE_SC_HELD, codeptr);
     return;
   }
   if (announced(t))
@@ -855,12 +1150,25 @@ void bridge_lock_destroy(ompt_mutex_t kind, const void *lock,
                   LOCK_WAIT_ID(lock), codeptr);
 }
 
-void bridge_lock_acquire(ompt_mutex_t kind, const void *lock,
-                         const void *codeptr, void *frame) {
+static __attribute__((noinline)) void lock_acquire_slow(ompt_mutex_t kind,
+                                                        const void *lock,
+                                                        const void *codeptr,
+                                                        void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (t)
     mutex_acquire(t, BRIDGE_B_RUNTIME_EE, kind, hint_of(lock),
                   LOCK_WAIT_ID(lock), codeptr);
+}
+
+void bridge_lock_acquire(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    lock_acquire_slow(kind, lock, codeptr, frame);
+    return;
+  }
+  mutex_acquire(t, BRIDGE_B_RUNTIME_EE, kind, hint_of(lock), LOCK_WAIT_ID(lock),
+                codeptr);
 }
 
 /* Nest locks the calling task owns, with their counts (per thread: only the
@@ -884,11 +1192,9 @@ static void deliver_nest_lock(ompt_scope_endpoint_t endpoint, const void *lock,
     cb(endpoint, LOCK_WAIT_ID(lock), codeptr);
 }
 
-void bridge_lock_acquired(ompt_mutex_t kind, const void *lock, int acquired,
-                          int count, const void *codeptr, void *frame) {
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
-    return;
+static inline __attribute__((always_inline)) void
+lock_acquired(bridge_thread_t *t, ompt_mutex_t kind, const void *lock,
+              int acquired, int count, const void *codeptr) {
   bridge_set_state(t, bridge_working_state(t->cur), 0);
   if (!acquired)
     return;
@@ -915,11 +1221,27 @@ void bridge_lock_acquired(ompt_mutex_t kind, const void *lock, int acquired,
                   LOCK_WAIT_ID(lock), codeptr);
 }
 
-void bridge_lock_release(ompt_mutex_t kind, const void *lock,
-                         const void *codeptr, void *frame) {
+static __attribute__((noinline)) void
+lock_acquired_slow(ompt_mutex_t kind, const void *lock, int acquired, int count,
+                   const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
-  if (!t)
+  if (t)
+    lock_acquired(t, kind, lock, acquired, count, codeptr);
+}
+
+void bridge_lock_acquired(ompt_mutex_t kind, const void *lock, int acquired,
+                          int count, const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    lock_acquired_slow(kind, lock, acquired, count, codeptr, frame);
     return;
+  }
+  lock_acquired(t, kind, lock, acquired, count, codeptr);
+}
+
+static inline __attribute__((always_inline)) void
+lock_release(bridge_thread_t *t, ompt_mutex_t kind, const void *lock,
+             const void *codeptr) {
   if (is_nest(kind)) {
     kind = ompt_mutex_nest_lock;
     bridge_nest_owned_t *o = nest_find(t, lock);
@@ -937,17 +1259,47 @@ void bridge_lock_release(ompt_mutex_t kind, const void *lock,
                   LOCK_WAIT_ID(lock), codeptr);
 }
 
+static __attribute__((noinline)) void lock_release_slow(ompt_mutex_t kind,
+                                                        const void *lock,
+                                                        const void *codeptr,
+                                                        void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (t)
+    lock_release(t, kind, lock, codeptr);
+}
+
+void bridge_lock_release(ompt_mutex_t kind, const void *lock,
+                         const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    lock_release_slow(kind, lock, codeptr, frame);
+    return;
+  }
+  lock_release(t, kind, lock, codeptr);
+}
+
 /* ---- flush, cancel, error
  * ---------------------------------------------------- */
+
+static __attribute__((noinline)) void
+flush_slow(ompt_callback_flush_t cb, const void *codeptr, void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t || !announced(t))
+    return;
+  cb(&t->thread_data, codeptr);
+}
 
 void bridge_flush(const void *codeptr, void *frame) {
   ompt_callback_flush_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, flush);
   if (!cb)
     return;
-  bridge_thread_t *t = enter_event(frame);
-  if (!t || !announced(t))
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0)) {
+    flush_slow(cb, codeptr, frame);
     return;
-  cb(&t->thread_data, codeptr);
+  }
+  if (announced(t))
+    cb(&t->thread_data, codeptr);
 }
 
 void bridge_cancel(int flags, const void *codeptr, void *frame) {
@@ -997,24 +1349,34 @@ static unsigned gen_of(bridge_task_t *r) {
   return atomic_load_explicit(&r->gen, memory_order_relaxed);
 }
 
-static int task_flags(int pomp_flags, const bridge_task_t *enc) {
-  int f = ompt_task_explicit;
-  if (pomp_flags & POMP_TASK_UNDEFERRED)
-    f |= ompt_task_undeferred;
-  if (pomp_flags & POMP_TASK_FINAL)
-    f |= ompt_task_final;
-  if (pomp_flags & POMP_TASK_UNTIED)
-    f |= ompt_task_untied;
-  if (pomp_flags & POMP_TASK_MERGEABLE)
-    f |= ompt_task_mergeable;
+/* The OMPT flags of the construct's clauses, by their POMP_TASK_* bits
+ * (undeferred, final, untied, mergeable: the low four). */
+#define CLAUSE_FLAGS(b)                                                        \
+  ((((b)&POMP_TASK_UNDEFERRED) ? ompt_task_undeferred : 0) |                   \
+   (((b)&POMP_TASK_FINAL) ? ompt_task_final : 0) |                             \
+   (((b)&POMP_TASK_UNTIED) ? ompt_task_untied : 0) |                           \
+   (((b)&POMP_TASK_MERGEABLE) ? ompt_task_mergeable : 0))
+static const int clause_flags[16] = {
+    CLAUSE_FLAGS(0),  CLAUSE_FLAGS(1),  CLAUSE_FLAGS(2),  CLAUSE_FLAGS(3),
+    CLAUSE_FLAGS(4),  CLAUSE_FLAGS(5),  CLAUSE_FLAGS(6),  CLAUSE_FLAGS(7),
+    CLAUSE_FLAGS(8),  CLAUSE_FLAGS(9),  CLAUSE_FLAGS(10), CLAUSE_FLAGS(11),
+    CLAUSE_FLAGS(12), CLAUSE_FLAGS(13), CLAUSE_FLAGS(14), CLAUSE_FLAGS(15)};
+_Static_assert((POMP_TASK_UNDEFERRED | POMP_TASK_FINAL | POMP_TASK_UNTIED |
+                POMP_TASK_MERGEABLE) == 15,
+               "clause_flags is indexed by the low four POMP_TASK_* bits");
+
+/* in_initial: the task binds to an initial region; gomp_task: libgomp's
+ * task entry is known to exist (else asked). */
+static inline int task_flags(int pomp_flags, const bridge_task_t *enc,
+                             int in_initial, int gomp_task) {
+  int f = ompt_task_explicit | clause_flags[pomp_flags & 15];
   /* A task generated by a final task is included: final and undeferred. */
   if (enc && (enc->flags & ompt_task_final))
     f |= ompt_task_final | ompt_task_undeferred;
   /* Outside any parallel region libgomp runs a task at once, and so does
    * every task construct of a program without an OpenMP runtime (the
    * compiler ignored the directive). */
-  if (!bridge_have_gomp_task() || !enc ||
-      bridge_initial_region(enc->parallel_data))
+  if (in_initial || (!gomp_task && !bridge_have_gomp_task()))
     f |= ompt_task_undeferred;
   /* The dependence task of a taskwait is not an explicit task. */
   if (pomp_flags & POMP_TASK_TASKWAIT)
@@ -1023,15 +1385,25 @@ static int task_flags(int pomp_flags, const bridge_task_t *enc) {
 }
 
 /* A new explicit task generated by enc (the running task), which it keeps
- * a reference on. */
-static bridge_task_t *new_task(bridge_thread_t *t, bridge_task_t *enc,
-                               int pomp_flags) {
-  bridge_task_t *rec = bridge_task_alloc(t);
+ * a reference on.  quick: the thread's free list is not empty and libgomp's
+ * task entry exists (create_begin's fast path), so nothing is called. */
+static inline __attribute__((always_inline)) bridge_task_t *
+new_task(bridge_thread_t *t, bridge_task_t *enc, int pomp_flags, int quick) {
+  bridge_task_t *rec =
+      quick ? bridge_task_take(t, t->free_tasks) : bridge_task_alloc(t);
   if (!rec)
     return NULL;
-  rec->flags = task_flags(pomp_flags, enc);
+  ompt_data_t *pd = enc ? enc->parallel_data : &bridge_initial_parallel_data;
+  /* bridge_initial_region(pd), this thread being the creator. */
+  int in_initial =
+      pd == &bridge_initial_parallel_data || pd == &t->initial_parallel_data;
+  rec->flags = task_flags(pomp_flags, enc, in_initial, quick);
+  /* Its working state once it runs (bridge_working_state_of), fixed now
+   * that the region is known: its begin pushes it with this. */
+  rec->work_state =
+      (uint8_t)(in_initial ? ompt_state_work_serial : ompt_state_work_parallel);
   rec->pomp_flags = (uint32_t)pomp_flags;
-  rec->parallel_data = enc ? enc->parallel_data : &bridge_initial_parallel_data;
+  rec->parallel_data = pd;
   rec->team_size = enc ? enc->team_size : 1;
   rec->thread_num = enc ? enc->thread_num : 0;
   if (enc) {
@@ -1044,8 +1416,8 @@ static bridge_task_t *new_task(bridge_thread_t *t, bridge_task_t *enc,
   return rec;
 }
 
-static void deliver_create(bridge_task_t *rec, bridge_task_t *enc,
-                           int has_dependences, const void *codeptr) {
+static inline void deliver_create(bridge_task_t *rec, bridge_task_t *enc,
+                                  int has_dependences, const void *codeptr) {
   if (!rec->announced)
     return;
   ompt_callback_task_create_t cb = BRIDGE_ACTIVE(BRIDGE_B_TASK_EE, task_create);
@@ -1054,19 +1426,21 @@ static void deliver_create(bridge_task_t *rec, bridge_task_t *enc,
        has_dependences, codeptr);
 }
 
-int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
-                                 const void *codeptr, void *frame) {
-  task_handle_t *h = (task_handle_t *)task;
-  memset(task, 0, sizeof *task);
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
-    return POMP_ERR_NOMEM;
+static inline __attribute__((always_inline)) int32_t
+task_create_begin(bridge_thread_t *t, task_handle_t *h, int pomp_flags,
+                  const void *codeptr, void *frame, int quick) {
   bridge_task_t *enc = t->cur;
   /* Creating a task is a scheduling point: the encountering task enters
    * the runtime (which may run the new task at once). */
-  push_scope(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr,
-             set_enter_frame(t, frame));
-  bridge_task_t *rec = new_task(t, enc, pomp_flags);
+  int set = set_enter_frame(t, frame);
+  if (quick) {
+    int n = t->nscopes;
+    bridge_scope_push_room(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr);
+    t->scopes[n].set_enter = (uint8_t)set;
+  } else {
+    push_scope(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr, set);
+  }
+  bridge_task_t *rec = new_task(t, enc, pomp_flags, quick);
   if (!rec)
     return POMP_ERR_NOMEM;
   h->rec = rec;
@@ -1083,6 +1457,28 @@ int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
   return POMP_SUCCESS;
 }
 
+static __attribute__((noinline)) int32_t
+task_create_begin_slow(task_handle_t *h, int pomp_flags, const void *codeptr,
+                       void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return POMP_ERR_NOMEM;
+  return task_create_begin(t, h, pomp_flags, codeptr, frame, 0);
+}
+
+int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
+                                 const void *codeptr, void *frame) {
+  task_handle_t *h = (task_handle_t *)task;
+  memset(task, 0, sizeof *task);
+  /* Fast path: nothing to do first, room for the scope, a free record, and
+   * task_create deferred to libgomp's entry (whose existence that implies):
+   * no call at all. */
+  bridge_thread_t *t = enter_quick(frame, 1);
+  if (__builtin_expect(!t || !t->free_tasks || !bridge_fork_deferred, 0))
+    return task_create_begin_slow(h, pomp_flags, codeptr, frame);
+  return task_create_begin(t, h, pomp_flags, codeptr, frame, 1);
+}
+
 static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
                                 const POMP_Dependence_t deps[], int ndeps);
 static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
@@ -1091,32 +1487,55 @@ static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
 /* task_create and dependences of the task this thread is creating: when
  * libgomp has made the task's copy of its data (bridge_gomp.c), or at
  * once where nothing is interposed. */
+static __attribute__((noinline)) void create_deliver_deps(bridge_thread_t *t,
+                                                          bridge_task_t *rec) {
+  deliver_create(rec, t->create_pending.enc, t->create_pending.has_dependences,
+                 t->create_pending.codeptr);
+  deliver_dependences(t, rec, t->create_pending.deps, t->create_pending.ndeps);
+  track_dependences(t, rec, t->create_pending.deps, t->create_pending.ndeps);
+}
+
 void bridge_create_deliver(bridge_thread_t *t) {
   bridge_task_t *rec = t->create_pending.rec;
   if (!rec)
     return;
   t->create_pending.rec = NULL;
+  if (__builtin_expect(t->create_pending.ndeps > 0, 0)) {
+    create_deliver_deps(t, rec);
+    return;
+  }
+  /* Without dependences the callback is the last thing done. */
   deliver_create(rec, t->create_pending.enc, t->create_pending.has_dependences,
                  t->create_pending.codeptr);
-  if (t->create_pending.ndeps > 0) {
-    deliver_dependences(t, rec, t->create_pending.deps,
-                        t->create_pending.ndeps);
-    track_dependences(t, rec, t->create_pending.deps, t->create_pending.ndeps);
-  }
 }
 
-int32_t bridge_task_create_end(POMP_Task_t *task, void *frame) {
-  (void)task; /* the task may have completed already: not looked at */
+static __attribute__((noinline)) int32_t task_create_end_slow(void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return POMP_ERR_NOMEM;
-  bridge_create_deliver(t); /* the task was created some other way */
+  if (t->create_pending.rec) /* the task was created some other way */
+    bridge_create_deliver(t);
   pop_scope(t, BRIDGE_SC_POINT, -1, 0, 0, NULL);
   return POMP_SUCCESS;
 }
 
+int32_t bridge_task_create_end(POMP_Task_t *task, void *frame) {
+  (void)task; /* the task may have completed already: not looked at */
+  /* Fast path: libgomp delivered the creation, and the scheduling point's
+   * scope is on top (its end delivers nothing, it clears a frame). */
+  bridge_thread_t *t = enter_quick(frame, 0);
+  bridge_scope_t *top = t && !t->create_pending.rec
+                            ? top_scope(t, BRIDGE_SC_POINT)
+                            : (bridge_scope_t *)0;
+  if (__builtin_expect(!top, 0))
+    return task_create_end_slow(frame);
+  t->nscopes--;
+  bridge_scope_end_as(t, top, BRIDGE_SC_POINT, NULL);
+  return POMP_SUCCESS;
+}
+
 /* The record a handle names, if it is in the given status. */
-static bridge_task_t *handle_task(task_handle_t *h, int status) {
+static inline bridge_task_t *handle_task(task_handle_t *h, int status) {
   if (h->magic != HANDLE_TASK)
     return NULL;
   bridge_task_t *rec = h->rec;
@@ -1126,25 +1545,10 @@ static bridge_task_t *handle_task(task_handle_t *h, int status) {
   return rec;
 }
 
-int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
-  task_handle_t *h = (task_handle_t *)task;
-  bridge_thread_t *t = bridge_thread_self();
-  if (!t)
-    return POMP_ERR_NOMEM;
-  bridge_task_t *early = t->cur; /* begun by the task's trampoline */
-  if (early && early->early_begun && early == h->rec &&
-      h->gen == gen_of(early) && h->magic == HANDLE_TASK) {
-    early->early_begun = 0;
-    return POMP_SUCCESS;
-  }
-  if (t->cur && frame_above(frame, t->cur->begin_frame))
-    recover(t, frame); /* no flush: a task may run inside an end barrier */
-  (void)codeptr;
-  bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
-  if (!rec)
-    return POMP_ERR_STATE;
-  if (t->create_pending.rec == rec) /* run at once, not through GOMP_task */
-    bridge_create_deliver(t);
+/* The begin of task rec (created, its creation delivered) on thread t,
+ * whose running task it cannot be part of no longer (recover). */
+static inline __attribute__((always_inline)) void
+task_begin_in(bridge_thread_t *t, bridge_task_t *rec, void *frame) {
   bridge_task_t *prior = t->cur;
   rec->thread_num = prior ? prior->thread_num : 0;
   rec->frame.exit_frame.ptr = frame;
@@ -1154,7 +1558,7 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
     prior->frame.enter_frame.ptr = frame;
     rec->set_below_enter = 1;
   }
-  bridge_task_push(t, rec);
+  bridge_task_push_as(t, rec, rec->work_state);
   bridge_set_state(t, bridge_working_state(rec), 0);
   rec->switch_sent = (uint8_t)(bridge_enabled && rec->announced &&
                                (!prior || prior->announced));
@@ -1164,11 +1568,42 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
     if (cb)
       cb(task_data_of(prior), ompt_task_switch, &rec->task_data);
   }
+}
+
+/* The begin of a task, once known not to have begun early. */
+static __attribute__((noinline)) int32_t
+task_begin(bridge_thread_t *t, task_handle_t *h, void *frame) {
+  if (t->cur && frame_above(frame, t->cur->begin_frame))
+    recover(t, frame); /* no flush: a task may run inside an end barrier */
+  bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
+  if (!rec)
+    return POMP_ERR_STATE;
+  if (t->create_pending.rec == rec) /* run at once, not through GOMP_task */
+    bridge_create_deliver(t);
+  task_begin_in(t, rec, frame);
   return POMP_SUCCESS;
 }
 
-static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
-                        ompt_task_status_t status) {
+int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
+  task_handle_t *h = (task_handle_t *)task;
+  (void)codeptr;
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t)
+    return POMP_ERR_NOMEM;
+  /* Begun by the task's trampoline (the common case where libgomp runs the
+   * task): only the mark to clear, before anything else is looked at. */
+  bridge_task_t *early = t->cur;
+  if (early && early->early_begun && early == h->rec &&
+      h->gen == gen_of(early) && h->magic == HANDLE_TASK) {
+    early->early_begun = 0;
+    return POMP_SUCCESS;
+  }
+  return task_begin(t, h, frame);
+}
+
+static inline __attribute__((always_inline)) void
+task_finish_inline(bridge_thread_t *t, bridge_task_t *rec,
+                   ompt_task_status_t status) {
   bridge_scope_close_open(t, rec->scope_base, NULL);
   bridge_deps_release(t, rec);
   rec->frame.exit_frame.ptr = NULL;
@@ -1186,6 +1621,13 @@ static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
       cb(&rec->task_data, status, task_data_of(next));
   }
   bridge_task_unref(rec);
+}
+
+/* The same, out of line for the recovery paths (Task_end, the common one,
+ * has it inline). */
+static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
+                        ompt_task_status_t status) {
+  task_finish_inline(t, rec, status);
 }
 
 int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
@@ -1220,7 +1662,8 @@ int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
     bridge_detach_body_ended(rec, gen);
     return POMP_SUCCESS;
   }
-  task_finish(t, rec, rec->cancelled ? ompt_task_cancel : ompt_task_complete);
+  task_finish_inline(t, rec,
+                     rec->cancelled ? ompt_task_cancel : ompt_task_complete);
   return POMP_SUCCESS;
 }
 
@@ -1475,7 +1918,20 @@ int32_t bridge_task_retire(POMP_Task_t *task, int status) {
  * needs the begin before that read, as a native runtime delivers it. */
 int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
   task_handle_t h = {rec, gen, HANDLE_TASK};
-  if (bridge_task_begin((POMP_Task_t *)(void *)&h, NULL, frame) != POMP_SUCCESS)
+  bridge_thread_t *t = bridge_self;
+  bridge_task_t *cur = t ? t->cur : NULL;
+  /* Fast path, no call but the callback: nothing to end first, the record
+   * is the task's, its creation delivered. */
+  if (__builtin_expect(t && !(cur && frame_above(frame, cur->begin_frame)) &&
+                           handle_task(&h, BRIDGE_TASK_CREATED) &&
+                           t->create_pending.rec != rec,
+                       1)) {
+    rec->early_begun = 1;
+    task_begin_in(t, rec, frame);
+    return 1;
+  }
+  t = bridge_thread_self();
+  if (!t || task_begin(t, &h, frame) != POMP_SUCCESS)
     return 0;
   rec->early_begun = 1;
   return 1;

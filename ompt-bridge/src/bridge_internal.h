@@ -34,6 +34,7 @@
 #define POMPT_BRIDGE_INTERNAL_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <omp-tools.h>
 
@@ -83,6 +84,10 @@ typedef struct bridge_task {
   uint8_t single_executor; /* between Single_begin and Single_exit */
   uint8_t owns_parent_ref;
   uint8_t cancelled;
+  /* Its working state (ompt_state_work_serial/parallel), fixed when it is
+   * pushed: flags and region do not change while it runs, and the state is
+   * asked for at almost every event that leaves a wait. */
+  uint8_t work_state;
   uint32_t pomp_flags; /* POMP_TASK_* of its construct */
   /* bridge_pairs' numbers when it began: restored when it ends, so that
    * pairs it left open (cancelled) do not shift the numbers of the task it
@@ -306,13 +311,95 @@ static inline int bridge_get_state(const bridge_thread_t *t,
 /* The initial implicit parallel region (team of one around the program). */
 extern ompt_data_t bridge_initial_parallel_data;
 
+/* The head of a refilled free list (records released by other threads, or
+ * a new slab), or NULL when memory is out. */
+bridge_task_t *bridge_task_refill(bridge_thread_t *t);
+
+/* Everything before the lifetime fields starts zeroed.  Written as straight
+ * 16-byte stores: a memset of this size compiles to a string instruction
+ * whose start-up costs more than the stores, and a record is taken at every
+ * task and region begin. */
+typedef long long bridge_zero16_t
+    __attribute__((vector_size(16), may_alias, aligned(8)));
+typedef long long bridge_zero8_t __attribute__((may_alias, aligned(8)));
+#define BRIDGE_TASK_ZEROED offsetof(bridge_task_t, refs)
+_Static_assert(BRIDGE_TASK_ZEROED % 8 == 0 && BRIDGE_TASK_ZEROED <= 16 * 12,
+               "bridge_task_alloc zeroes at most 12 times 16 bytes");
+
+/* Takes r, the head of the thread's free list, zeroed (refs 1). */
+static inline bridge_task_t *bridge_task_take(bridge_thread_t *t,
+                                              bridge_task_t *r) {
+  t->free_tasks = r->next_free;
+  bridge_zero16_t *w = (bridge_zero16_t *)(void *)r;
+  const bridge_zero16_t z = {0, 0};
+  /* Straight-line stores, each under a constant condition, so that only
+   * those the record needs remain (a loop would become memset again). */
+#define BRIDGE_Z(i)                                                            \
+  do {                                                                         \
+    if (((i) + 1) * 16 <= BRIDGE_TASK_ZEROED)                                  \
+      w[i] = z;                                                                \
+  } while (0)
+  BRIDGE_Z(0);
+  BRIDGE_Z(1);
+  BRIDGE_Z(2);
+  BRIDGE_Z(3);
+  BRIDGE_Z(4);
+  BRIDGE_Z(5);
+  BRIDGE_Z(6);
+  BRIDGE_Z(7);
+  BRIDGE_Z(8);
+  BRIDGE_Z(9);
+  BRIDGE_Z(10);
+  BRIDGE_Z(11);
+#undef BRIDGE_Z
+  if (BRIDGE_TASK_ZEROED % 16)
+    *(bridge_zero8_t *)(void *)((char *)r + BRIDGE_TASK_ZEROED - 8) = 0;
+  r->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  r->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  r->next_free = NULL;
+  r->early_begun = 0;
+  atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
+  return r;
+}
+
 /* A zeroed record from this thread's pool (refs 1), or NULL. */
-bridge_task_t *bridge_task_alloc(bridge_thread_t *t);
+static inline bridge_task_t *bridge_task_alloc(bridge_thread_t *t) {
+  bridge_task_t *r = t->free_tasks;
+  if (__builtin_expect(!r, 0) && !(r = bridge_task_refill(t)))
+    return NULL;
+  return bridge_task_take(t, r);
+}
 /* Drop one reference; the last returns the record (and the reference it
  * holds on its parent) to the pools. */
-void bridge_task_unref(bridge_task_t *task);
-/* Publish task as the thread's running task, on top of the current one. */
-static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
+void bridge_task_unref_slow(bridge_task_t *task);
+/* The same, with the common case inline: this thread owns the record and
+ * drops its only reference (no read-modify-write: see the slow path). */
+static inline void bridge_task_unref(bridge_task_t *task) {
+  bridge_thread_t *self = bridge_self;
+  if (__builtin_expect(
+          task && task->owner == self &&
+              atomic_load_explicit(&task->refs, memory_order_acquire) == 1,
+          1)) {
+    bridge_task_t *parent = task->owns_parent_ref ? task->parent : NULL;
+    atomic_store_explicit(
+        &task->gen, atomic_load_explicit(&task->gen, memory_order_relaxed) + 1,
+        memory_order_relaxed);
+    __atomic_store_n(&task->status, BRIDGE_TASK_FREE, __ATOMIC_RELAXED);
+    task->next_free = self->free_tasks;
+    self->free_tasks = task;
+    if (parent)
+      bridge_task_unref_slow(parent);
+    return;
+  }
+  bridge_task_unref_slow(task);
+}
+static inline ompt_state_t bridge_working_state_of(const bridge_task_t *task);
+/* Publish task as the thread's running task, on top of the current one;
+ * state: its working state when the caller knows it, else -1. */
+static inline void bridge_task_push_as(bridge_thread_t *t, bridge_task_t *task,
+                                       int state) {
+  task->work_state =
+      (uint8_t)(state >= 0 ? state : (int)bridge_working_state_of(task));
   task->below = t->cur;
   task->scope_base = t->nscopes;
   for (int k = 0; k < BRIDGE_PAIRS; k++)
@@ -320,6 +407,9 @@ static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
   __atomic_store_n(&task->status, BRIDGE_TASK_RUNNING, __ATOMIC_RELAXED);
   atomic_signal_fence(memory_order_seq_cst);
   t->cur = task;
+}
+static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
+  bridge_task_push_as(t, task, -1);
 }
 /* Unpublish the running task (it must be cur). */
 static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
@@ -329,7 +419,6 @@ static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
     for (int k = 0; k < BRIDGE_PAIRS; k++)
       bridge_pairs[k].next = task->pair_next[k];
 }
-/* The OMPT working state of a thread running task. */
 /* Whether pd is an initial region's data: the program's, or the calling
  * thread's own when the runtime did not create it.  Tasks of an initial
  * region run on its thread (undeferred), so the caller's is the one. */
@@ -337,11 +426,16 @@ static inline int bridge_initial_region(const ompt_data_t *pd) {
   return pd == &bridge_initial_parallel_data ||
          (bridge_self && pd == &bridge_self->initial_parallel_data);
 }
-static inline ompt_state_t bridge_working_state(const bridge_task_t *task) {
+/* The OMPT working state of a thread running task. */
+static inline ompt_state_t bridge_working_state_of(const bridge_task_t *task) {
   return task && !(task->flags & ompt_task_initial) &&
                  !bridge_initial_region(task->parallel_data)
              ? ompt_state_work_parallel
              : ompt_state_work_serial;
+}
+/* The same for a task on the thread's stack: the value its push fixed. */
+static inline ompt_state_t bridge_working_state(const bridge_task_t *task) {
+  return task ? (ompt_state_t)task->work_state : ompt_state_work_serial;
 }
 /* Dependence tracking of a completed generating task (bridge_events.c). */
 void bridge_deps_free(bridge_thread_t *t, bridge_task_t *task);
@@ -357,11 +451,21 @@ static inline void bridge_deps_release(bridge_thread_t *t,
 int bridge_scope_grow(bridge_thread_t *t);
 /* Push an open scope; returns whether its begin is to be delivered
  * (monitoring on and the current task announced). */
+static inline int bridge_scope_push_room(bridge_thread_t *t, int what,
+                                         int bucket, int kind, uint64_t arg,
+                                         const void *codeptr);
 static inline int bridge_scope_push(bridge_thread_t *t, int what, int bucket,
                                     int kind, uint64_t arg,
                                     const void *codeptr) {
   if (__builtin_expect(t->nscopes == t->scope_cap, 0) && !bridge_scope_grow(t))
     return 0; /* not recorded, so neither end is delivered */
+  return bridge_scope_push_room(t, what, bucket, kind, arg, codeptr);
+}
+/* The same, where the caller knows the stack has room: no call on the way,
+ * which spares an event's fast path its register saves. */
+static inline int bridge_scope_push_room(bridge_thread_t *t, int what,
+                                         int bucket, int kind, uint64_t arg,
+                                         const void *codeptr) {
   bridge_task_t *cur = t->cur;
   int delivered = bridge_enabled && (!cur || cur->announced);
   bridge_scope_t *s = &t->scopes[t->nscopes++];
@@ -386,24 +490,29 @@ int bridge_scope_pop_seq(bridge_thread_t *t, int what, uint32_t seq,
                          bridge_scope_t *out);
 /* Deliver the end of a popped scope (if its begin was delivered), as the
  * tool must see it.  what: the scope's kind; inline, so that a caller that
- * knows the kind gets only that case. */
+ * knows the kind gets only that case.  s may be the stack slot just popped
+ * (no copy of it needed). */
 static inline __attribute__((always_inline)) void
-bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *s, int what,
+bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *sp, int what,
                     const void *codeptr) {
+  /* Read before any callback: sp may be the slot just popped off the
+   * stack, which an event inside a callback could reuse. */
+  int kind = sp->kind;
+  uint64_t arg = sp->arg;
+  int b = sp->bucket;
   bridge_task_t *task = t->cur;
-  if (s->set_enter && task) {
+  if (sp->set_enter && task) {
     task->frame.enter_frame.ptr = NULL;
   }
-  if (!s->delivered)
+  if (!sp->delivered)
     return;
   ompt_data_t *pd = task ? task->parallel_data : NULL;
   ompt_data_t *td = task ? &task->task_data : NULL;
-  int b = s->bucket;
   switch (what) {
   case BRIDGE_SC_WORK: {
     ompt_callback_work_t cb = BRIDGE_GROUP(b, work);
     if (cb)
-      cb((ompt_work_t)s->kind, ompt_scope_end, pd, td, s->arg, codeptr);
+      cb((ompt_work_t)kind, ompt_scope_end, pd, td, arg, codeptr);
     break;
   }
   case BRIDGE_SC_MASKED: {
@@ -418,7 +527,7 @@ bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *s, int what,
     ompt_callback_sync_region_t w =
         BRIDGE_GROUP_AS(b, sync_region_wait, ompt_callback_sync_region_t);
     if (w)
-      w((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
+      w((ompt_sync_region_t)kind, ompt_scope_end, pd, td, codeptr);
     if (what == BRIDGE_SC_SYNC_WAIT)
       break;
   }
@@ -426,14 +535,14 @@ bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *s, int what,
   case BRIDGE_SC_SYNC_REGION: {
     ompt_callback_sync_region_t cb = BRIDGE_GROUP(b, sync_region);
     if (cb)
-      cb((ompt_sync_region_t)s->kind, ompt_scope_end, pd, td, codeptr);
+      cb((ompt_sync_region_t)kind, ompt_scope_end, pd, td, codeptr);
     break;
   }
   case BRIDGE_SC_HELD: {
     ompt_callback_mutex_t cb =
         BRIDGE_GROUP_AS(b, mutex_released, ompt_callback_mutex_t);
     if (cb)
-      cb((ompt_mutex_t)s->kind, (ompt_wait_id_t)s->arg, codeptr);
+      cb((ompt_mutex_t)kind, (ompt_wait_id_t)arg, codeptr);
     break;
   }
   default:

@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bridge.h"
 #include "bridge_internal.h"
@@ -130,24 +129,12 @@ static bridge_task_t *slab_alloc(bridge_thread_t *t) {
   return slab;
 }
 
-bridge_task_t *bridge_task_alloc(bridge_thread_t *t) {
-  bridge_task_t *r = t->free_tasks;
-  if (!r) {
-    r = atomic_exchange_explicit(&t->remote_free, NULL, memory_order_acquire);
-    if (!r)
-      r = slab_alloc(t);
-    if (!r)
-      return NULL;
-  }
-  t->free_tasks = r->next_free;
-  /* Everything before the lifetime fields starts zeroed. */
-  memset(r, 0, offsetof(bridge_task_t, refs));
-  r->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
-  r->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
-  r->next_free = NULL;
-  r->early_begun = 0;
-  atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
-  return r;
+/* The free list is empty: take the records other threads released, or a
+ * new slab (bridge_task_alloc in bridge_internal.h has the common case). */
+bridge_task_t *bridge_task_refill(bridge_thread_t *t) {
+  bridge_task_t *r =
+      atomic_exchange_explicit(&t->remote_free, NULL, memory_order_acquire);
+  return r ? r : slab_alloc(t);
 }
 
 static void task_release(bridge_task_t *r) {
@@ -171,7 +158,7 @@ static void task_release(bridge_task_t *r) {
                                                 memory_order_relaxed));
 }
 
-void bridge_task_unref(bridge_task_t *task) {
+void bridge_task_unref_slow(bridge_task_t *task) {
   while (task) {
     /* A reference is only ever added by a holder of another one (a task
      * creating a child, or the child's creator recording it), so the
@@ -253,7 +240,7 @@ static void start_initial_task(bridge_thread_t *t, ompt_data_t *region) {
   task->thread_num = 0;
   task->team_size = 1;
   task->announced = 1;
-  bridge_task_push(t, task);
+  bridge_task_push_as(t, task, ompt_state_work_serial);
   bridge_set_state(t, ompt_state_work_serial, 0);
   ompt_callback_implicit_task_t cb =
       BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, implicit_task);
