@@ -105,6 +105,15 @@ __attribute__((constructor)) static void gomp_sync_setup(void) {
 static __thread unsigned copyprivate_open
     __attribute__((tls_model("initial-exec")));
 
+/* Whether t is in a barrier the instrumentation reports: the common case
+ * with a tool (every barrier directive and exposed implicit barrier), told
+ * inline so that it costs no call. */
+static inline bool in_reported_barrier(const bridge_thread_t *t) {
+  int state = t ? bridge_get_state(t, NULL) : ompt_state_undefined;
+  return state >= ompt_state_wait_barrier &&
+         state <= ompt_state_wait_barrier_teams;
+}
+
 /* The calling thread, if the barrier it enters is to be reported. */
 static bridge_thread_t *reporting_thread(void) {
   if (!bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_sync_region) &&
@@ -116,9 +125,7 @@ static bridge_thread_t *reporting_thread(void) {
   bridge_task_t *cur = t->cur;
   if (!cur || cur == t->pending || (cur->flags & ompt_task_initial))
     return NULL;
-  int state = bridge_get_state(t, NULL);
-  if (state >= ompt_state_wait_barrier &&
-      state <= ompt_state_wait_barrier_teams)
+  if (in_reported_barrier(t))
     return NULL; /* inside an instrumented barrier: reported already */
   return t;
 }
@@ -156,7 +163,8 @@ static __attribute__((noinline)) void barrier_slow(const void *codeptr,
 
 EXPORT void GOMP_barrier(void) {
   gomp_barrier_t real = real_barrier;
-  if (__builtin_expect(bridge_active || !real, 0)) {
+  if (__builtin_expect(bridge_active || !real, 0) &&
+      !(real && in_reported_barrier(bridge_thread_peek()))) {
     barrier_slow(__builtin_return_address(0), __builtin_dwarf_cfa());
     return;
   }
