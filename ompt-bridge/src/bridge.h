@@ -113,9 +113,11 @@ extern __thread bridge_pair_seq_t bridge_pairs[BRIDGE_PAIRS]
 void bridge_set_buckets(uint32_t mask);
 /* POMP_On / POMP_Off: switch callbacks on or off; the model stays current. */
 void bridge_set_enabled(int on);
-/* omp_control_tool: deliver control_tool, return the tool's answer. */
+/* omp_control_tool: deliver control_tool, return the tool's answer.  frame:
+ * the canonical frame address of the routine the program called, the
+ * encountering task's enter_frame while the tool runs. */
 int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
-                        const void *codeptr);
+                        const void *codeptr, void *frame);
 
 /* ---- Parallel regions.  team is the POMP_Team_t storage of this instance. */
 void bridge_parallel_enter(POMP_Team_t *team, int requested, int if_false,

@@ -221,8 +221,16 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
     *task_data = &task->task_data;
   if (task_frame)
     *task_frame = &task->frame;
-  if (parallel_data)
-    *parallel_data = task->parallel_data;
+  if (parallel_data) {
+    /* An implicit task whose region's storage is gone (a worker that left a
+     * cancelled region, its end barrier delivered late) still belongs to
+     * that region: answer the copy its barrier callbacks were given, never
+     * NULL, which tools dereference. */
+    ompt_data_t *pd = task->parallel_data;
+    if (!pd && (task->flags & ompt_task_implicit))
+      pd = &task->parallel_data_seen;
+    *parallel_data = pd;
+  }
   if (thread_num)
     *thread_num = task->thread_num;
   return 2;

@@ -270,16 +270,27 @@ void bridge_set_enabled(int on) {
 }
 
 int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
-                        const void *codeptr) {
+                        const void *codeptr, void *frame) {
   if (!bridge_active)
-    return -2;               /* omp_control_tool_notool */
-  if (!bridge_thread_self()) /* thread_begin first on a new thread */
+    return -2; /* omp_control_tool_notool */
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t) /* thread_begin first on a new thread */
     return -2;
   ompt_callback_control_tool_t cb =
       BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, control_tool);
   if (!cb)
     return -1; /* omp_control_tool_nocallback */
-  return cb(command, modifier, arg, codeptr);
+  /* The task is inside a runtime routine while the tool runs: its
+   * enter_frame says where it entered (5.2), unless an enclosing entry
+   * already set it. */
+  bridge_task_t *task = t->cur;
+  int set = task && frame && !task->frame.enter_frame.ptr;
+  if (set)
+    task->frame.enter_frame.ptr = frame;
+  int result = cb(command, modifier, arg, codeptr);
+  if (set)
+    task->frame.enter_frame.ptr = NULL;
+  return result;
 }
 
 /* Loading libpompt starts the tool, before main, like a runtime's own

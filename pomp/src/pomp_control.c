@@ -146,13 +146,13 @@ enum {
  * the callbacks of every group on / off. */
 EXPORT int32_t POMP_On(void) {
   bridge_set_enabled(1);
-  (void)bridge_control_tool(CONTROL_TOOL_START, 0, NULL, CODEPTR);
+  (void)bridge_control_tool(CONTROL_TOOL_START, 0, NULL, CODEPTR, FRAME);
   __asm__ __volatile__(""); /* keeps codeptr_ra in the caller */
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Off(void) {
-  (void)bridge_control_tool(CONTROL_TOOL_PAUSE, 0, NULL, CODEPTR);
+  (void)bridge_control_tool(CONTROL_TOOL_PAUSE, 0, NULL, CODEPTR, FRAME);
   bridge_set_enabled(0);
   return POMP_SUCCESS;
 }
@@ -173,7 +173,7 @@ EXPORT int32_t POMP_Get_handle(POMP_Handle_t *handle, const char ctc[]) {
 typedef int (*control_tool_fn)(int, int, void *);
 
 static int control_tool(int command, int modifier, void *arg,
-                        const void *codeptr) {
+                        const void *codeptr, void *frame) {
   if (bridge_native_ompt) {
     static control_tool_fn next;
     if (!next)
@@ -181,11 +181,11 @@ static int control_tool(int command, int modifier, void *arg,
     return next ? next(command, modifier, arg) : CONTROL_TOOL_NOTOOL;
   }
   return bridge_control_tool((uint64_t)(int64_t)command,
-                             (uint64_t)(int64_t)modifier, arg, codeptr);
+                             (uint64_t)(int64_t)modifier, arg, codeptr, frame);
 }
 
 EXPORT int omp_control_tool(int command, int modifier, void *arg) {
-  int result = control_tool(command, modifier, arg, CODEPTR);
+  int result = control_tool(command, modifier, arg, CODEPTR, FRAME);
   __asm__ __volatile__("");
   return result;
 }
@@ -194,7 +194,7 @@ EXPORT int POMP_Api_omp_control_tool(POMP_Handle_t *handle, const char ctc[],
                                      int command, int modifier, void *arg) {
   if (bridge_active)
     (void)pomp_region_of(handle, ctc, NULL);
-  int result = control_tool(command, modifier, arg, CODEPTR);
+  int result = control_tool(command, modifier, arg, CODEPTR, FRAME);
   __asm__ __volatile__("");
   return result;
 }
