@@ -713,10 +713,24 @@ static int compile_unchanged(struct cmdline *c, struct item *it,
   return rc;
 }
 
+/* What pompt adds to the preprocessing of a unit: _POMP (seed section 3.7),
+ * pomp.h, omp-tools.h for the program's own tools, and first on the path
+ * the omp.h supplement (it adds what GCC's omp.h lacks and libpompt
+ * provides, omp_control_tool, then includes the compiler's). */
+static void push_pompt_pp_options(struct du_argv *cmd,
+                                  const struct du_paths *paths) {
+  du_argv_push(cmd, "-D_POMP=" POMPT_POMP_VERSION);
+  du_argv_push(cmd, "-include");
+  du_argv_pushf(cmd, "%s/pomp.h", paths->pomp_include);
+  du_argv_push(cmd, "-idirafter");
+  du_argv_push(cmd, paths->ompt_include);
+  du_argv_pushf(cmd, "-I%s/omp-supplement", paths->ompt_include);
+}
+
 /* After pomp-instr failed: the compiler checks the source as the user wrote
- * it.  When it finds an error it has printed its messages, and its exit
- * status is returned; 0 means the failure is pomp-instr's own (or the check
- * could not run). */
+ * it, preprocessed as pomp-cc preprocesses it.  When it finds an error it has
+ * printed its messages, and its exit status is returned; 0 means the failure is
+ * pomp-instr's own (or the check could not run). */
 static int syntax_check(struct cmdline *c, struct item *it,
                         const struct du_paths *paths) {
   const char *src = word(c, it, 0);
@@ -725,6 +739,7 @@ static int syntax_check(struct cmdline *c, struct item *it,
   struct du_argv cmd;
   du_argv_init(&cmd);
   push_compiler(&cmd, c);
+  push_pompt_pp_options(&cmd, paths);
   push_sanitize(&cmd, paths);
   push_options(&cmd, c, DU_PP | DU_CC, false);
   du_argv_push(&cmd, "-fsyntax-only");
@@ -818,14 +833,7 @@ static int compile_instrumented(struct cmdline *c, struct item *it,
   du_argv_init(&cmd);
   push_compiler(&cmd, c);
   du_argv_push(&cmd, "-E");
-  du_argv_push(&cmd, "-D_POMP=" POMPT_POMP_VERSION);
-  du_argv_push(&cmd, "-include");
-  du_argv_pushf(&cmd, "%s/pomp.h", paths->pomp_include);
-  du_argv_push(&cmd, "-idirafter");
-  du_argv_push(&cmd, paths->ompt_include);
-  /* First on the path: omp.h there adds what GCC's omp.h lacks and
-   * libpompt provides (omp_control_tool), then includes the compiler's. */
-  du_argv_pushf(&cmd, "-I%s/omp-supplement", paths->ompt_include);
+  push_pompt_pp_options(&cmd, paths);
   push_sanitize(&cmd, paths);
   resolve_pch_includes(c, cxx);
   to_text_cxx = cxx ? 1 : 0;
