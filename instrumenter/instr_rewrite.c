@@ -55,9 +55,12 @@
 #include "instr_ctc.h"
 #include "omp_directive.h"
 
-/* The thread id every inserted event passes: POMP_THREAD_SELF.  The output
- * is compiled without a preprocessor run (-x cpp-output), so the macro's
- * value is written, not its name. */
+/* The thread id every inserted seed-style event passes: POMP_THREAD_SELF
+ * (the compact POMPT_* events that parallel, worksharing and
+ * synchronisation constructs get have none: every argument of an inserted
+ * call costs compile time, doc/performance.md).  The output is compiled
+ * without a preprocessor run (-x cpp-output), so the macro's value is
+ * written, not its name. */
 #define T_SELF "-1"
 /* Written after an event call that may end a function (an outlined parallel
  * region's body, a user function whose last statement is a construct): an
@@ -2178,7 +2181,7 @@ static void add_nested_handles(struct name_list *l, const struct unit *u,
     int n;
     site_names(u, &u->sites[i], &n);
     l->v = instr_xrealloc(l->v, (l->n + 2) * sizeof *l->v);
-    snprintf(name, sizeof name, "pompt_h_%d", n);
+    snprintf(name, sizeof name, "pompt_d_%d", n);
     l->v[l->n++] = instr_xstrndup(name, strlen(name));
     snprintf(name, sizeof name, "pompt_ctc_%d", n);
     l->v[l->n++] = instr_xstrndup(name, strlen(name));
@@ -2653,7 +2656,8 @@ static void moved_items(const struct unit *u, const struct pragma *p, int par,
 struct leaf_out {
   struct instr_buf dir, decl, pre, open, close, post;
   int barrier;
-  int post_newline; /* post has line breaks: restore the numbering */
+  int barrier_merged; /* post ends with the implicit barrier's enter */
+  int post_newline;   /* post has line breaks: restore the numbering */
 };
 
 static void leaf_out_free(struct leaf_out *lo) {
@@ -2790,7 +2794,7 @@ static void parallel_shared(const struct unit *u, const struct pragma *p,
   }
   if (!p->default_private)
     return;
-  snprintf(name, sizeof name, "pompt_h_%d", p->number);
+  snprintf(name, sizeof name, "pompt_d_%d", p->number);
   name_list_add(l, name, strlen(name));
   snprintf(name, sizeof name, "pompt_ctc_%d", p->number);
   name_list_add(l, name, strlen(name));
@@ -2818,7 +2822,7 @@ static void task_shared(const struct unit *u, const struct pragma *p,
     return;
   struct name_list l = {0};
   char name[48];
-  snprintf(name, sizeof name, "pompt_h_%d", p->number);
+  snprintf(name, sizeof name, "pompt_d_%d", p->number);
   name_list_add(&l, name, strlen(name));
   snprintf(name, sizeof name, "pompt_ctc_%d", p->number);
   name_list_add(&l, name, strlen(name));
@@ -3400,9 +3404,9 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
   int n = p->number;
   const char *ev = target_events[k];
   int nowait = k != LK_TARGET_DATA && find_clause(p, OMP_CLAUSE_NOWAIT);
-  instr_buf_printf(&lo->pre,
-                   "POMP_%s_enter(&pompt_h_%d, " T_SELF ", &pompt_tgt_%d, ", ev,
-                   n, n);
+  instr_buf_printf(
+      &lo->pre, "POMP_%s_enter(&pompt_d_%d.handle, " T_SELF ", &pompt_tgt_%d, ",
+      ev, n, n);
   target_args(u, p, &lo->pre);
   instr_buf_printf(&lo->pre, "pompt_ctc_%d);", n);
   if (nowait)
@@ -3415,11 +3419,11 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
     instr_buf_printf(&lo->dir, " firstprivate(pompt_if_%d)", n);
   if (k == LK_TARGET_DATA) {
     instr_buf_printf(&lo->open,
-                     "{ POMP_Target_data_begin(pompt_h_%d, " T_SELF
+                     "{ POMP_Target_data_begin(pompt_d_%d.handle, " T_SELF
                      ", &pompt_tgt_%d); ",
                      n, n);
     instr_buf_printf(&lo->close,
-                     " POMP_Target_data_end(pompt_h_%d, " T_SELF
+                     " POMP_Target_data_end(pompt_d_%d.handle, " T_SELF
                      ", &pompt_tgt_%d);" NO_TAIL " }",
                      n, n);
   }
@@ -3435,7 +3439,7 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
     if (p->nmaps > 0)
       instr_buf_printf(&lo->post, ", pompt_map_%d", n);
     instr_buf_printf(&lo->post,
-                     ")\n POMP_Target_complete(pompt_h_%d, " T_SELF
+                     ")\n POMP_Target_complete(pompt_d_%d.handle, " T_SELF
                      ", &pompt_tgt_%d, ",
                      n, n);
     if (p->nmaps > 0)
@@ -3444,9 +3448,9 @@ static void build_target_leaf(struct unit *u, struct pragma *p,
       instr_buf_puts(&lo->post, "(const POMP_Map_t *)0, 0);\n");
     lo->post_newline = k == LK_TARGET;
   }
-  instr_buf_printf(&lo->post,
-                   " POMP_%s_exit(pompt_h_%d, " T_SELF ", &pompt_tgt_%d);", ev,
-                   n, n);
+  instr_buf_printf(
+      &lo->post, " POMP_%s_exit(pompt_d_%d.handle, " T_SELF ", &pompt_tgt_%d);",
+      ev, n, n);
 }
 
 /* ---- Building the leaves ------------------------------------------------ */
@@ -3587,7 +3591,7 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
               ") ? 1 : 0", &lo->decl);
     eval_once(u, p, find_clause(p, OMP_CLAUSE_NUM_THREADS), "pompt_nt", "int",
               "(int)(", ")", &lo->decl);
-    instr_buf_printf(&lo->decl, "POMP_Team_t pompt_team_%d; ", n);
+    instr_buf_printf(&lo->decl, "POMPT_Team_t pompt_team_%d; ", n);
     break;
   case LK_MASKED: {
     const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
@@ -3643,16 +3647,38 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
   }
 }
 
+/* merged: the construct's exit event has entered the barrier already
+ * (POMPT_*_exit_barrier). */
 static void implicit_barrier_text(const struct unit *u, const struct pragma *p,
-                                  struct instr_buf *b) {
+                                  int merged, struct instr_buf *b) {
   int n = p->number;
-  instr_buf_printf(
-      b,
-      " POMP_Implicit_barrier_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);\n"
-      "#pragma omp barrier\n"
-      " POMP_Implicit_barrier_exit(pompt_h_%d, " T_SELF ");" NO_TAIL " }\n",
-      n, n, n);
+  if (!merged)
+    instr_buf_printf(b,
+                     " POMP_Implicit_barrier_enter(&pompt_d_%d.handle, " T_SELF
+                     ", pompt_ctc_%d);",
+                     n, n);
+  instr_buf_printf(b,
+                   "\n#pragma omp barrier\n"
+                   " POMPT_Implicit_barrier_exit(&pompt_d_%d);" NO_TAIL " }\n",
+                   n);
   emit_marker(u, b, p->send);
+}
+
+/* The inner leaf whose first and last events the parallel leaf li merges
+ * into its own begin and end (parallel for, parallel sections): LK_COUNT
+ * when none. */
+static enum leaf_kind merged_inner(const struct unit *u, const struct pragma *p,
+                                   int li) {
+  if (li + 1 >= p->nleaves || !((p->leaf_on >> li) & 1u) ||
+      !((p->leaf_on >> (li + 1)) & 1u))
+    return LK_COUNT;
+  enum leaf_kind k = p->leaves[li + 1];
+  if (k == LK_SECTIONS)
+    return k;
+  if ((k == LK_FOR || k == LK_FOR_SIMD) &&
+      u->opts->loop_level == INSTR_LOOP_ENTEREXIT)
+    return k;
+  return LK_COUNT;
 }
 
 /* Builds leaf li: its directive text and the text around it. */
@@ -3684,29 +3710,48 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       break;
     const struct omp_clause *cif = find_if(u, p, "parallel");
     const struct omp_clause *cnt = find_clause(p, OMP_CLAUSE_NUM_THREADS);
-    instr_buf_printf(&lo->pre,
-                     "POMP_Parallel_enter_team(&pompt_h_%d, " T_SELF ", ", n);
-    if (cnt && repl_of(p, cnt))
-      instr_buf_printf(&lo->pre, "pompt_nt_%d, ", n);
-    else
-      instr_buf_puts(&lo->pre, "-1, ");
-    if (cif && repl_of(p, cif))
-      instr_buf_printf(&lo->pre, "pompt_if_%d, ", n);
-    else
-      instr_buf_puts(&lo->pre, "-1, ");
-    instr_buf_printf(&lo->pre, "&pompt_team_%d, pompt_ctc_%d);", n, n);
-    instr_buf_printf(&lo->open,
-                     "{ POMP_Parallel_begin_team(pompt_h_%d, " T_SELF
-                     ", &pompt_team_%d); ",
-                     n, n);
-    instr_buf_printf(&lo->close,
-                     " POMP_Parallel_end_team(pompt_h_%d, " T_SELF
-                     ", &pompt_team_%d);" NO_TAIL " }",
-                     n, n);
-    instr_buf_printf(&lo->post,
-                     " POMP_Parallel_exit_team(pompt_h_%d, " T_SELF
-                     ", &pompt_team_%d);",
-                     n, n);
+    int has_nt = cnt && repl_of(p, cnt), has_if = cif && repl_of(p, cif);
+    if (has_nt || has_if) {
+      instr_buf_printf(&lo->pre, "POMPT_Parallel_enter(&pompt_d_%d, ", n);
+      if (has_nt)
+        instr_buf_printf(&lo->pre, "pompt_nt_%d, ", n);
+      else
+        instr_buf_puts(&lo->pre, "-1, ");
+      if (has_if)
+        instr_buf_printf(&lo->pre, "pompt_if_%d, ", n);
+      else
+        instr_buf_puts(&lo->pre, "-1, ");
+      instr_buf_printf(&lo->pre, "&pompt_team_%d);", n);
+    } else {
+      instr_buf_printf(
+          &lo->pre, "POMPT_Parallel_fork(&pompt_d_%d, &pompt_team_%d);", n, n);
+    }
+    /* parallel for / parallel sections: the inner leaf's enter and exit
+     * are merged into the region's begin and end (build_leaf of the inner
+     * leaf leaves them out). */
+    enum leaf_kind inner_k = merged_inner(u, p, li);
+    if (inner_k == LK_SECTIONS) {
+      instr_buf_printf(
+          &lo->open, "{ POMPT_Parallel_begin_sections_enter(&pompt_team_%d); ",
+          n);
+      instr_buf_printf(
+          &lo->close,
+          " POMPT_Sections_exit_parallel_end(&pompt_team_%d);" NO_TAIL " }", n);
+    } else if (inner_k != LK_COUNT) {
+      instr_buf_printf(&lo->open,
+                       "{ POMPT_Parallel_begin_loop_enter(&pompt_team_%d, ", n);
+      bounds_args(u, p, &lo->open);
+      instr_buf_puts(&lo->open, "); ");
+      instr_buf_printf(
+          &lo->close,
+          " POMPT_Loop_exit_parallel_end(&pompt_team_%d);" NO_TAIL " }", n);
+    } else {
+      instr_buf_printf(&lo->open, "{ POMPT_Parallel_begin(&pompt_team_%d); ",
+                       n);
+      instr_buf_printf(&lo->close,
+                       " POMPT_Parallel_end(&pompt_team_%d);" NO_TAIL " }", n);
+    }
+    instr_buf_printf(&lo->post, " POMPT_Parallel_exit(&pompt_team_%d);", n);
     break;
   }
   case LK_FOR:
@@ -3735,58 +3780,62 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       if (sched == CHUNKS_RUNTIME)
         u->chunk_aliases = 1;
       instr_buf_printf(&lo->pre,
-                       "POMP_Loop_chunks_enter(&pompt_h_%d, " T_SELF
+                       "POMP_Loop_chunks_enter(&pompt_d_%d.handle, " T_SELF
                        ", &pompt_ch_%d, %d, ",
                        n, n, sched);
       loop_args(u, p, &lo->pre);
       instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
       instr_buf_printf(&lo->post,
-                       " POMP_Loop_chunks_exit(pompt_h_%d, " T_SELF
+                       " POMP_Loop_chunks_exit(pompt_d_%d.handle, " T_SELF
                        ", &pompt_ch_%d);",
                        n, n);
-    } else if (k == LK_FOR || k == LK_FOR_SIMD) {
-      instr_buf_printf(&lo->pre, "POMP_Loop_enter(&pompt_h_%d, " T_SELF ", ",
-                       n);
-      loop_args(u, p, &lo->pre);
-      instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
-      instr_buf_printf(&lo->post, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");",
-                       n);
-    } else {
+    } else if (inner && merged_inner(u, p, li - 1) == k) {
+      /* The enclosing parallel leaf's begin and end are this leaf's enter
+       * and exit too. */
+    } else if (k == LK_FOR || k == LK_FOR_SIMD || k == LK_SECTIONS ||
+               k == LK_SINGLE) {
       const char *ev = k == LK_SECTIONS ? "Sections"
                        : k == LK_SINGLE ? "Single"
-                                        : "Scope";
+                                        : "Loop";
+      instr_buf_printf(&lo->pre, "POMPT_%s_enter(&pompt_d_%d", ev, n);
+      if (k != LK_SECTIONS && k != LK_SINGLE) {
+        instr_buf_puts(&lo->pre, ", ");
+        bounds_args(u, p, &lo->pre);
+      }
+      instr_buf_puts(&lo->pre, ");");
+      lo->barrier_merged = lo->barrier;
+      instr_buf_printf(&lo->post, " POMPT_%s_exit%s(&pompt_d_%d);", ev,
+                       lo->barrier ? "_barrier" : "", n);
+    } else {
       instr_buf_printf(&lo->pre,
-                       "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-                       ev, n, n);
-      instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");", ev,
-                       n);
+                       "POMP_Scope_enter(&pompt_d_%d.handle, " T_SELF
+                       ", pompt_ctc_%d);",
+                       n, n);
+      instr_buf_printf(&lo->post,
+                       " POMP_Scope_exit(pompt_d_%d.handle, " T_SELF ");", n);
     }
     if (k == LK_SINGLE) {
-      instr_buf_printf(&lo->open,
-                       "{ POMP_Single_begin(pompt_h_%d, " T_SELF "); ", n);
+      instr_buf_printf(&lo->open, "{ POMPT_Single_begin(&pompt_d_%d); ", n);
       instr_buf_printf(&lo->close,
-                       " POMP_Single_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
-                       n);
+                       " POMPT_Single_end(&pompt_d_%d);" NO_TAIL " }", n);
     }
     break;
   }
   case LK_LOOP:
     if (!on)
       break;
-    instr_buf_printf(&lo->pre, "POMP_Loop_enter(&pompt_h_%d, " T_SELF ", -1, ",
-                     n);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Loop_enter(&pompt_d_%d.handle, " T_SELF ", -1, ", n);
     bounds_args(u, p, &lo->pre);
     instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
-    instr_buf_printf(&lo->post, " POMP_Loop_exit(pompt_h_%d, " T_SELF ");", n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Loop_exit(pompt_d_%d.handle, " T_SELF ");", n);
     break;
   case LK_MASTER:
     if (!on)
       break;
-    instr_buf_printf(
-        &lo->open,
-        "{ POMP_Master_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d); ", n, n);
-    instr_buf_printf(&lo->close,
-                     " POMP_Master_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
+    instr_buf_printf(&lo->open, "{ POMPT_Master_begin(&pompt_d_%d); ", n);
+    instr_buf_printf(&lo->close, " POMPT_Master_end(&pompt_d_%d);" NO_TAIL " }",
                      n);
     break;
   case LK_MASKED: {
@@ -3794,8 +3843,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       break;
     const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
     size_t eb, ee;
-    instr_buf_printf(&lo->open, "{ POMP_Masked_begin(&pompt_h_%d, " T_SELF ", ",
-                     n);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Masked_begin(&pompt_d_%d.handle, " T_SELF ", ", n);
     if (f && repl_of(p, f))
       instr_buf_puts(&lo->open, repl_of(p, f));
     else if (f && clause_expr(u, f, &eb, &ee))
@@ -3803,9 +3852,9 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     else
       instr_buf_puts(&lo->open, "0");
     instr_buf_printf(&lo->open, ", pompt_ctc_%d); ", n);
-    instr_buf_printf(&lo->close,
-                     " POMP_Masked_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }",
-                     n);
+    instr_buf_printf(
+        &lo->close,
+        " POMP_Masked_end(pompt_d_%d.handle, " T_SELF ");" NO_TAIL " }", n);
     break;
   }
   case LK_CRITICAL:
@@ -3816,26 +3865,32 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     const char *ev = k == LK_CRITICAL  ? "Critical"
                      : k == LK_ORDERED ? "Ordered"
                                        : "Taskgroup";
+    if (k == LK_CRITICAL) {
+      instr_buf_printf(&lo->pre, "POMPT_Critical_enter(&pompt_d_%d);", n);
+      instr_buf_printf(&lo->open, "{ POMPT_Critical_begin(&pompt_d_%d); ", n);
+      instr_buf_printf(&lo->close,
+                       " POMPT_Critical_end(&pompt_d_%d);" NO_TAIL " }", n);
+      instr_buf_printf(&lo->post, " POMPT_Critical_exit(&pompt_d_%d);", n);
+      break;
+    }
     instr_buf_printf(&lo->pre,
-                     "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     "POMP_%s_enter(&pompt_d_%d.handle, " T_SELF
+                     ", pompt_ctc_%d);",
                      ev, n, n);
-    instr_buf_printf(&lo->open, "{ POMP_%s_begin(pompt_h_%d, " T_SELF "); ", ev,
-                     n);
-    instr_buf_printf(&lo->close,
-                     " POMP_%s_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", ev,
-                     n);
-    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");", ev,
-                     n);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_%s_begin(pompt_d_%d.handle, " T_SELF "); ", ev, n);
+    instr_buf_printf(
+        &lo->close, " POMP_%s_end(pompt_d_%d.handle, " T_SELF ");" NO_TAIL " }",
+        ev, n);
+    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_d_%d.handle, " T_SELF ");",
+                     ev, n);
     break;
   }
   case LK_ATOMIC:
     if (!on)
       break;
-    instr_buf_printf(
-        &lo->pre, "POMP_Atomic_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-        n, n);
-    instr_buf_printf(&lo->post, " POMP_Atomic_exit(pompt_h_%d, " T_SELF ");",
-                     n);
+    instr_buf_printf(&lo->pre, "POMPT_Atomic_enter(&pompt_d_%d);", n);
+    instr_buf_printf(&lo->post, " POMPT_Atomic_exit(&pompt_d_%d);", n);
     break;
   case LK_SIMD:
     break;
@@ -3861,7 +3916,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        deps.data);
     instr_buf_free(&deps);
     instr_buf_printf(&lo->pre,
-                     "POMP_Task_create_begin(&pompt_h_%d, " T_SELF
+                     "POMP_Task_create_begin(&pompt_d_%d.handle, " T_SELF
                      ", &pompt_task_%d, ",
                      n, n);
     const struct omp_clause *cif = find_if(u, p, "task");
@@ -3880,19 +3935,21 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
     if (ndeps > 0)
       instr_buf_printf(&lo->pre,
-                       " POMP_Task_dependences(pompt_h_%d, " T_SELF
+                       " POMP_Task_dependences(pompt_d_%d.handle, " T_SELF
                        ", &pompt_task_%d, pompt_deps_%d, %d);",
                        n, n, n, ndeps);
-    instr_buf_printf(
-        &lo->open,
-        "{ POMP_Task_begin(pompt_h_%d, " T_SELF ", &pompt_task_%d); ", n, n);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Task_begin(pompt_d_%d.handle, " T_SELF
+                     ", &pompt_task_%d); ",
+                     n, n);
     instr_buf_printf(&lo->close,
-                     " POMP_Task_end(pompt_h_%d, " T_SELF
+                     " POMP_Task_end(pompt_d_%d.handle, " T_SELF
                      ", &pompt_task_%d);" NO_TAIL " }",
                      n, n);
-    instr_buf_printf(
-        &lo->post,
-        " POMP_Task_create_end(pompt_h_%d, " T_SELF ", &pompt_task_%d);", n, n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Task_create_end(pompt_d_%d.handle, " T_SELF
+                     ", &pompt_task_%d);",
+                     n, n);
     break;
   }
   case LK_TASKLOOP:
@@ -3901,12 +3958,12 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     if (!on)
       break;
     /* Its tasks are reported by libpompt (bridge_taskloop.c). */
-    instr_buf_printf(&lo->pre, "POMP_Taskloop_enter(&pompt_h_%d, " T_SELF ", ",
-                     n);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Taskloop_enter(&pompt_d_%d.handle, " T_SELF ", ", n);
     bounds_args(u, p, &lo->pre);
     instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
-    instr_buf_printf(&lo->post, " POMP_Taskloop_exit(pompt_h_%d, " T_SELF ");",
-                     n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Taskloop_exit(pompt_d_%d.handle, " T_SELF ");", n);
     break;
   case LK_BARRIER:
   case LK_TASKWAIT:
@@ -3927,36 +3984,43 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        ndeps > 0 ? deps.data : "{0, 0}");
       instr_buf_free(&deps);
       instr_buf_printf(&lo->pre,
-                       "POMP_Taskwait_depend_enter(&pompt_h_%d, " T_SELF
+                       "POMP_Taskwait_depend_enter(&pompt_d_%d.handle, " T_SELF
                        ", &pompt_task_%d, pompt_deps_%d, %d, %d, "
                        "pompt_ctc_%d);",
                        n, n, n, ndeps, user_nowait ? 1 : 0, n);
       instr_buf_printf(&lo->post,
-                       " POMP_Taskwait_depend_exit(pompt_h_%d, " T_SELF
+                       " POMP_Taskwait_depend_exit(pompt_d_%d.handle, " T_SELF
                        ", &pompt_task_%d);",
                        n, n);
       break;
     }
+    if (k == LK_BARRIER) {
+      instr_buf_printf(&lo->pre, "POMPT_Barrier_enter(&pompt_d_%d);", n);
+      instr_buf_printf(&lo->post, " POMPT_Barrier_exit(&pompt_d_%d);", n);
+      break;
+    }
     instr_buf_printf(&lo->pre,
-                     "POMP_%s_enter(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
+                     "POMP_%s_enter(&pompt_d_%d.handle, " T_SELF
+                     ", pompt_ctc_%d);",
                      ev, n, n);
-    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_h_%d, " T_SELF ");", ev,
-                     n);
+    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_d_%d.handle, " T_SELF ");",
+                     ev, n);
     break;
   }
   case LK_FLUSH:
     if (!on)
       break;
-    instr_buf_printf(
-        &lo->post, " POMP_Flush_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-        n, n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Flush_event(&pompt_d_%d.handle, " T_SELF
+                     ", pompt_ctc_%d);",
+                     n, n);
     break;
   case LK_CANCEL: {
     if (!on)
       break;
     const struct omp_clause *cif = find_if(u, p, "cancel");
-    instr_buf_printf(&lo->pre, "POMP_Cancel_event(&pompt_h_%d, " T_SELF ", ",
-                     n);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Cancel_event(&pompt_d_%d.handle, " T_SELF ", ", n);
     if (cif && repl_of(p, cif))
       instr_buf_printf(&lo->pre, "pompt_if_%d", n);
     else
@@ -3968,7 +4032,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     if (!on)
       break;
     instr_buf_printf(&lo->pre,
-                     "POMP_Cancellation_point_event(&pompt_h_%d, " T_SELF
+                     "POMP_Cancellation_point_event(&pompt_d_%d.handle, " T_SELF
                      ", pompt_ctc_%d);",
                      n, n);
     break;
@@ -3979,8 +4043,9 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     const struct omp_clause *m = find_clause(p, OMP_CLAUSE_MESSAGE);
     size_t eb, ee;
     int severity = sev && clause_is_word(t, sev, "warning") ? 1 : 2;
-    instr_buf_printf(&lo->pre, "POMP_Error_event(&pompt_h_%d, " T_SELF ", %d, ",
-                     n, severity);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Error_event(&pompt_d_%d.handle, " T_SELF ", %d, ", n,
+                     severity);
     if (m && repl_of(p, m))
       instr_buf_puts(&lo->pre, repl_of(p, m));
     else if (m && clause_expr(u, m, &eb, &ee))
@@ -4007,7 +4072,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       break;
     const struct omp_clause *nt = find_clause(p, OMP_CLAUSE_NUM_TEAMS);
     const struct omp_clause *tl = find_clause(p, OMP_CLAUSE_THREAD_LIMIT);
-    instr_buf_printf(&lo->pre, "POMP_Teams_enter(&pompt_h_%d, " T_SELF ", ", n);
+    instr_buf_printf(&lo->pre,
+                     "POMP_Teams_enter(&pompt_d_%d.handle, " T_SELF ", ", n);
     if (nt && repl_of(p, nt))
       instr_buf_printf(&lo->pre, "pompt_nteams_%d, ", n);
     else
@@ -4017,16 +4083,18 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     else
       instr_buf_puts(&lo->pre, "-1, ");
     instr_buf_printf(&lo->pre, "&pompt_team_%d, pompt_ctc_%d);", n, n);
-    instr_buf_printf(
-        &lo->open,
-        "{ POMP_Teams_begin(pompt_h_%d, " T_SELF ", &pompt_team_%d); ", n, n);
+    instr_buf_printf(&lo->open,
+                     "{ POMP_Teams_begin(pompt_d_%d.handle, " T_SELF
+                     ", &pompt_team_%d); ",
+                     n, n);
     instr_buf_printf(&lo->close,
-                     " POMP_Teams_end(pompt_h_%d, " T_SELF
+                     " POMP_Teams_end(pompt_d_%d.handle, " T_SELF
                      ", &pompt_team_%d);" NO_TAIL " }",
                      n, n);
-    instr_buf_printf(
-        &lo->post, " POMP_Teams_exit(pompt_h_%d, " T_SELF ", &pompt_team_%d);",
-        n, n);
+    instr_buf_printf(&lo->post,
+                     " POMP_Teams_exit(pompt_d_%d.handle, " T_SELF
+                     ", &pompt_team_%d);",
+                     n, n);
     break;
   }
   case LK_DISTRIBUTE:
@@ -4042,8 +4110,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
         (k == LK_DISTRIBUTE_PAR_FOR || k == LK_DISTRIBUTE_PAR_FOR_SIMD) &&
         !(u->opts->disabled & INSTR_GROUP_PARALLEL);
     const struct omp_clause *ds = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
-    instr_buf_printf(&lo->pre,
-                     "POMP_Distribute_enter(&pompt_h_%d, " T_SELF ", ", n);
+    instr_buf_printf(
+        &lo->pre, "POMP_Distribute_enter(&pompt_d_%d.handle, " T_SELF ", ", n);
     if (ds && ds->n_items >= 2 &&
         chunk_is_simple(t + ds->items[1].begin,
                         ds->items[1].end - ds->items[1].begin))
@@ -4055,14 +4123,14 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
     if (par_leaf) {
       instr_buf_printf(
-          &lo->pre, " POMP_Distribute_parallel_enter(pompt_h_%d, " T_SELF ");",
-          n);
+          &lo->pre,
+          " POMP_Distribute_parallel_enter(pompt_d_%d.handle, " T_SELF ");", n);
       instr_buf_printf(
-          &lo->post, " POMP_Distribute_parallel_exit(pompt_h_%d, " T_SELF ");",
-          n);
+          &lo->post,
+          " POMP_Distribute_parallel_exit(pompt_d_%d.handle, " T_SELF ");", n);
     }
-    instr_buf_printf(&lo->post,
-                     " POMP_Distribute_exit(pompt_h_%d, " T_SELF ");", n);
+    instr_buf_printf(
+        &lo->post, " POMP_Distribute_exit(pompt_d_%d.handle, " T_SELF ");", n);
     break;
   }
   case LK_COUNT:
@@ -4166,7 +4234,7 @@ static void emit_block_chain(struct unit *u, struct pragma *p,
     instr_buf_add(&b, lo[i].close.data, lo[i].close.len);
     instr_buf_add(&b, lo[i].post.data, lo[i].post.len);
     if (lo[i].barrier) {
-      implicit_barrier_text(u, p, &b);
+      implicit_barrier_text(u, p, lo[i].barrier_merged, &b);
     } else if (brace[i]) {
       if (lo[i].post.len)
         instr_buf_puts(&b, NO_TAIL);
@@ -4187,11 +4255,9 @@ static void rewrite_sections_list(struct unit *u, struct pragma *p) {
   int n = p->number;
   for (size_t k = 0; k < p->nsecs; k++) {
     struct instr_buf b = {0};
-    instr_buf_printf(&b, "{ POMP_Section_begin(pompt_h_%d, %zu, " T_SELF "); ",
-                     n, k + 1);
+    instr_buf_printf(&b, "{ POMPT_Section_begin(&pompt_d_%d, %zu); ", n, k + 1);
     add_edit(u, p->secs[k].sbegin, p->secs[k].sbegin, 0, p->secs[k].depth, &b);
-    instr_buf_printf(
-        &b, " POMP_Section_end(pompt_h_%d, " T_SELF ");" NO_TAIL " }", n);
+    instr_buf_printf(&b, " POMPT_Section_end(&pompt_d_%d);" NO_TAIL " }", n);
     add_close_edit(u, p->secs[k].send, p->secs[k].depth, &b);
   }
 }
@@ -4310,7 +4376,8 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
   char *var = loop_variable(u, loop);
   int n = p->number;
   struct instr_buf b = {0};
-  instr_buf_printf(&b, "{ POMP_Loop_iter_begin(pompt_h_%d, " T_SELF ", ", n);
+  instr_buf_printf(&b, "{ POMP_Loop_iter_begin(pompt_d_%d.handle, " T_SELF ", ",
+                   n);
   if (var)
     instr_buf_printf(&b,
                      u->lang == INSTR_LANG_CXX ? "static_cast<int64_t>(%s)"
@@ -4321,7 +4388,8 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
   instr_buf_puts(&b, "); do { ");
   add_edit(u, bb, bb, 0, p->depth + 1, &b);
   instr_buf_printf(
-      &b, " } while (0); POMP_Loop_iter_end(pompt_h_%d, " T_SELF "); }", n);
+      &b, " } while (0); POMP_Loop_iter_end(pompt_d_%d.handle, " T_SELF "); }",
+      n);
   add_close_edit(u, be, p->depth + 1, &b);
   free(var);
 }
@@ -4338,7 +4406,7 @@ static void rewrite_chunk_check(struct unit *u, struct pragma *p) {
   struct instr_buf b = {0};
   instr_buf_printf(&b,
                    "{ if (--pompt_ch_%d.pomp_left < 0) "
-                   "POMP_Loop_chunk_next(pompt_h_%d, " T_SELF
+                   "POMP_Loop_chunk_next(pompt_d_%d.handle, " T_SELF
                    ", &pompt_ch_%d); ",
                    n, n, n);
   add_edit(u, bb, bb, 0, p->depth + 1, &b);
@@ -4441,17 +4509,19 @@ static void rewrite_pomp(struct unit *u, struct pragma *p) {
   int n = p->pomp == PD_END ? u->pragmas[p->partner].number : p->number;
   switch (p->pomp) {
   case PD_BEGIN:
-    instr_buf_printf(
-        &b, " POMP_User_region_begin(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);",
-        n, n);
+    instr_buf_printf(&b,
+                     " POMP_User_region_begin(&pompt_d_%d.handle, " T_SELF
+                     ", pompt_ctc_%d);",
+                     n, n);
     break;
   case PD_END:
     instr_buf_printf(
-        &b, " POMP_User_region_end(pompt_h_%d, " T_SELF ");" NO_TAIL, n);
+        &b, " POMP_User_region_end(pompt_d_%d.handle, " T_SELF ");" NO_TAIL, n);
     break;
   case PD_EVENT:
     instr_buf_printf(
-        &b, " POMP_User_event(&pompt_h_%d, " T_SELF ", pompt_ctc_%d);", n, n);
+        &b, " POMP_User_event(&pompt_d_%d.handle, " T_SELF ", pompt_ctc_%d);",
+        n, n);
     break;
   case PD_INIT:
     instr_buf_puts(&b, " POMP_Init();");
@@ -4482,13 +4552,14 @@ static void rewrite_pomp(struct unit *u, struct pragma *p) {
   add_edit(u, at, at, 1, p->depth, &b);
 }
 
-/* omp_set_lock(l) -> POMP_Api_omp_set_lock(&pompt_h_N, pompt_ctc_N, l). */
+/* omp_set_lock(l) -> POMP_Api_omp_set_lock(&pompt_d_N.handle, pompt_ctc_N,
+ * l). */
 static void rewrite_call(struct unit *u, struct api_call *a) {
   struct instr_buf b = {0};
   instr_buf_printf(&b, "POMP_Api_%s", api_routines[a->routine]);
   add_edit(u, a->name_b, a->name_e, 0, INT_MAX, &b);
-  instr_buf_printf(&b, "&pompt_h_%d, pompt_ctc_%d%s", a->number, a->number,
-                   a->nargs > 0 ? ", " : "");
+  instr_buf_printf(&b, "&pompt_d_%d.handle, pompt_ctc_%d%s", a->number,
+                   a->number, a->nargs > 0 ? ", " : "");
   add_edit(u, a->args, a->args, 0, INT_MAX, &b);
 }
 
@@ -5324,10 +5395,11 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
     site_names(&u, st, &n);
     const char *ctc =
         st->is_call ? u.calls[st->index].ctc : u.pragmas[st->index].ctc;
-    instr_buf_printf(&defs, "static POMP_Handle_t pompt_h_%d;\n", n);
     instr_buf_printf(&defs, "static const char pompt_ctc_%d[] = ", n);
     ctc_emit_c_literal(&defs, ctc);
-    instr_buf_puts(&defs, ";\n");
+    instr_buf_printf(&defs,
+                     ";\nstatic POMPT_Desc_t pompt_d_%d = {0, pompt_ctc_%d};\n",
+                     n, n);
   }
   if (defs.len) {
     if (u.defs_marker)
@@ -5350,20 +5422,15 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   if (out->len > 0 && out->data[out->len - 1] != '\n')
     instr_buf_putc(out, '\n');
   const char *linkage = u.lang == INSTR_LANG_CXX ? "extern \"C\" " : "";
-  /* Table-driven: a loop over two constant tables costs the compiler
-   * almost nothing, where one call per handle made this function the most
-   * expensive one of a construct-dense unit to optimise (doc/performance.md,
-   * "Compile time"). */
+  /* Table-driven: a loop over one constant table of the descriptors costs
+   * the compiler almost nothing, where one call per handle made this
+   * function the most expensive one of a construct-dense unit to optimise
+   * (doc/performance.md, "Compile time"). */
   if (u.nsites > 0) {
-    instr_buf_puts(out, "static POMP_Handle_t *const pompt_init_h[] = {");
+    instr_buf_puts(out, "static POMPT_Desc_t *const pompt_init_d[] = {");
     for (size_t k = 1; k <= u.nsites; k++) {
       const char *sep = k == 1 ? "" : k % 8 == 1 ? ",\n  " : ", ";
-      instr_buf_printf(out, "%s&pompt_h_%zu", sep, k);
-    }
-    instr_buf_puts(out, "};\nstatic const char *const pompt_init_ctc[] = {");
-    for (size_t k = 1; k <= u.nsites; k++) {
-      const char *sep = k == 1 ? "" : k % 8 == 1 ? ",\n  " : ", ";
-      instr_buf_printf(out, "%spompt_ctc_%zu", sep, k);
+      instr_buf_printf(out, "%s&pompt_d_%zu", sep, k);
     }
     instr_buf_puts(out, "};\n");
   }
@@ -5375,8 +5442,8 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
     instr_buf_printf(out,
                      "  unsigned long pompt_k;\n"
                      "  for (pompt_k = 0; pompt_k < %zuu; pompt_k++)\n"
-                     "    POMP_Get_handle(pompt_init_h[pompt_k], "
-                     "pompt_init_ctc[pompt_k]);\n",
+                     "    POMP_Get_handle(&pompt_init_d[pompt_k]->handle, "
+                     "pompt_init_d[pompt_k]->ctc);\n",
                      u.nsites);
   instr_buf_puts(out, "}\n");
   rc = 0;

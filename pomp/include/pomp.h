@@ -593,6 +593,99 @@ int32_t POMP_Distribute_exit(POMP_Handle_t handle, int32_t thread_id);
 int32_t POMP_Distribute_parallel_enter(POMP_Handle_t handle, int32_t thread_id);
 int32_t POMP_Distribute_parallel_exit(POMP_Handle_t handle, int32_t thread_id);
 
+/* ======================================================================== */
+/* Compact event family (pompt extension): what pomp-instr emits for the    */
+/* most frequent constructs.  Same events, same order, same OMPT callbacks  */
+/* as the routines above, with fewer arguments, because the compiler's cost */
+/* for an instrumented unit grows with every argument of every inserted     */
+/* call (doc/performance.md, "Compile time"):                               */
+/*  - no thread id (always POMP_THREAD_SELF);                               */
+/*  - the handle and the CTC string in one static descriptor per construct, */
+/*    passed by address to every event (the handle is read, and on a first  */
+/*    event lazily initialised from the CTC, inside the library);           */
+/*  - parallel regions: the instance storage (POMPT_Team_t) records the     */
+/*    descriptor at enter, so begin, end and exit take only the storage;    */
+/*  - two events that always follow each other are one call (a loop's exit  */
+/*    and its implicit barrier's enter, say); their codeptr_ra is the same  */
+/*    call site.                                                            */
+/* The routines above remain the interface for hand instrumentation.  A     */
+/* descriptor's handle is the handle they take (&d.handle for a first       */
+/* event, d.handle for a later one), so the families can be mixed on one    */
+/* construct, as pomp-instr does for loop iteration and chunk events.       */
+/* ======================================================================== */
+
+/* One construct: zero-initialised handle plus CTC string.  POMP_Get_handle
+ * (&d.handle, d.ctc) pre-initialises it (pomp-link's init functions do). */
+typedef struct POMPT_Desc {
+  POMP_Handle_t handle;
+  const char *ctc;
+} POMPT_Desc_t;
+
+/* Instance storage of a parallel region for the compact family: the
+ * POMP_Team_t plus the construct, set by the enter event. */
+typedef struct POMPT_Team {
+  POMP_Team_t team;
+  POMPT_Desc_t *desc;
+} POMPT_Team_t;
+
+/* libpompt is C and lets no exception through; in C++ this spares every
+ * inserted call its exception edges. */
+#if defined(__GNUC__) || defined(__clang__)
+#define POMPT_NOTHROW __attribute__((__nothrow__))
+#else
+#define POMPT_NOTHROW
+#endif
+
+/* Parallel: enter (num_threads / if_expr_result: -1 when absent), fork (the
+ * same with both absent), begin, end, exit. */
+int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
+                             int32_t if_expr_result,
+                             POMPT_Team_t *team) POMPT_NOTHROW;
+int32_t POMPT_Parallel_fork(POMPT_Desc_t *d, POMPT_Team_t *team) POMPT_NOTHROW;
+int32_t POMPT_Parallel_begin(POMPT_Team_t *team) POMPT_NOTHROW;
+int32_t POMPT_Parallel_end(POMPT_Team_t *team) POMPT_NOTHROW;
+int32_t POMPT_Parallel_exit(POMPT_Team_t *team) POMPT_NOTHROW;
+/* parallel for / parallel sections: the region's begin and the inner
+ * construct's enter, the inner construct's exit and the region's end (one
+ * descriptor for both leaves, as with the seed's routines). */
+int32_t POMPT_Parallel_begin_loop_enter(POMPT_Team_t *team, int64_t init_iter,
+                                        int64_t final_iter,
+                                        int64_t incr) POMPT_NOTHROW;
+int32_t POMPT_Loop_exit_parallel_end(POMPT_Team_t *team) POMPT_NOTHROW;
+int32_t POMPT_Parallel_begin_sections_enter(POMPT_Team_t *team) POMPT_NOTHROW;
+int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) POMPT_NOTHROW;
+
+/* Worksharing: *_exit_barrier is the exit plus the enter of the construct's
+ * implicit barrier (POMP_Implicit_barrier_enter); the barrier's exit is
+ * POMPT_Implicit_barrier_exit. */
+int32_t POMPT_Loop_enter(POMPT_Desc_t *d, int64_t init_iter, int64_t final_iter,
+                         int64_t incr) POMPT_NOTHROW;
+int32_t POMPT_Loop_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Loop_exit_barrier(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Sections_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Section_begin(POMPT_Desc_t *d, int32_t section_num) POMPT_NOTHROW;
+int32_t POMPT_Section_end(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Sections_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Sections_exit_barrier(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Single_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Single_begin(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Single_end(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Single_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Single_exit_barrier(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Implicit_barrier_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+
+/* Synchronisation. */
+int32_t POMPT_Master_begin(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Master_end(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Critical_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Critical_begin(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Critical_end(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Critical_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Barrier_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
+int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,8 @@
  *  - target constructs pass well-formed map lists, and every nowait one is
  *    completed exactly once by its completion task, with copies of the
  *    instance and of the map list.
+ * The compact POMPT_* events (pomp.h) go through the same checks as the
+ * routines they stand for (end of this file).
  * Problems are printed to stderr (the test fails on any stderr output).
  *
  * With POMP_STUB_LOG=<file> every event is appended to the file as one
@@ -1227,4 +1229,150 @@ __attribute__((destructor)) static void check_balance(void) {
   }
   if (log_file)
     fclose(log_file);
+}
+
+/* ---- Compact family (POMPT_*) ---------------------------------------------
+ * The same checks and log lines as the routines above, which each one
+ * stands for (a merged routine for two, in their order): the log must not
+ * tell the two families apart. */
+
+static POMP_Handle_t *desc_handle(POMPT_Desc_t *d) {
+  if (!d)
+    problem("compact event without a descriptor%s%s", "", "");
+  return d ? &d->handle : NULL;
+}
+static const char *desc_ctc(POMPT_Desc_t *d) { return d ? d->ctc : NULL; }
+static POMP_Handle_t desc_h(POMPT_Desc_t *d) { return d ? d->handle : NULL; }
+static POMP_Handle_t team_h(POMPT_Team_t *t) {
+  if (!t || !t->desc) {
+    problem("team storage without the descriptor of its enter event%s%s", "",
+            "");
+    return NULL;
+  }
+  return t->desc->handle;
+}
+static POMP_Team_t *team_of(POMPT_Team_t *t) { return t ? &t->team : NULL; }
+
+int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
+                             int32_t if_expr_result, POMPT_Team_t *team) {
+  if (team)
+    team->desc = d;
+  return POMP_Parallel_enter_team(desc_handle(d), POMP_THREAD_SELF,
+                                  num_threads, if_expr_result, team_of(team),
+                                  desc_ctc(d));
+}
+int32_t POMPT_Parallel_fork(POMPT_Desc_t *d, POMPT_Team_t *team) {
+  return POMPT_Parallel_enter(d, -1, -1, team);
+}
+int32_t POMPT_Parallel_begin(POMPT_Team_t *team) {
+  return POMP_Parallel_begin_team(team_h(team), POMP_THREAD_SELF,
+                                  team_of(team));
+}
+int32_t POMPT_Parallel_end(POMPT_Team_t *team) {
+  return POMP_Parallel_end_team(team_h(team), POMP_THREAD_SELF, team_of(team));
+}
+int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
+  return POMP_Parallel_exit_team(team_h(team), POMP_THREAD_SELF,
+                                 team_of(team));
+}
+int32_t POMPT_Parallel_begin_loop_enter(POMPT_Team_t *team, int64_t init_iter,
+                                        int64_t final_iter, int64_t incr) {
+  POMPT_Parallel_begin(team);
+  POMPT_Desc_t *d = team ? team->desc : NULL;
+  return POMP_Loop_enter(desc_handle(d), POMP_THREAD_SELF, -1, init_iter,
+                         final_iter, incr, desc_ctc(d));
+}
+int32_t POMPT_Loop_exit_parallel_end(POMPT_Team_t *team) {
+  POMP_Loop_exit(team_h(team), POMP_THREAD_SELF);
+  return POMPT_Parallel_end(team);
+}
+int32_t POMPT_Parallel_begin_sections_enter(POMPT_Team_t *team) {
+  POMPT_Parallel_begin(team);
+  POMPT_Desc_t *d = team ? team->desc : NULL;
+  return POMP_Sections_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) {
+  POMP_Sections_exit(team_h(team), POMP_THREAD_SELF);
+  return POMPT_Parallel_end(team);
+}
+
+int32_t POMPT_Loop_enter(POMPT_Desc_t *d, int64_t init_iter, int64_t final_iter,
+                         int64_t incr) {
+  return POMP_Loop_enter(desc_handle(d), POMP_THREAD_SELF, -1, init_iter,
+                         final_iter, incr, desc_ctc(d));
+}
+int32_t POMPT_Loop_exit(POMPT_Desc_t *d) {
+  return POMP_Loop_exit(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Loop_exit_barrier(POMPT_Desc_t *d) {
+  POMPT_Loop_exit(d);
+  return POMP_Implicit_barrier_enter(desc_handle(d), POMP_THREAD_SELF,
+                                     desc_ctc(d));
+}
+int32_t POMPT_Sections_enter(POMPT_Desc_t *d) {
+  return POMP_Sections_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Section_begin(POMPT_Desc_t *d, int32_t section_num) {
+  return POMP_Section_begin(desc_h(d), section_num, POMP_THREAD_SELF);
+}
+int32_t POMPT_Section_end(POMPT_Desc_t *d) {
+  return POMP_Section_end(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Sections_exit(POMPT_Desc_t *d) {
+  return POMP_Sections_exit(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Sections_exit_barrier(POMPT_Desc_t *d) {
+  POMPT_Sections_exit(d);
+  return POMP_Implicit_barrier_enter(desc_handle(d), POMP_THREAD_SELF,
+                                     desc_ctc(d));
+}
+int32_t POMPT_Single_enter(POMPT_Desc_t *d) {
+  return POMP_Single_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Single_begin(POMPT_Desc_t *d) {
+  return POMP_Single_begin(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Single_end(POMPT_Desc_t *d) {
+  return POMP_Single_end(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Single_exit(POMPT_Desc_t *d) {
+  return POMP_Single_exit(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Single_exit_barrier(POMPT_Desc_t *d) {
+  POMPT_Single_exit(d);
+  return POMP_Implicit_barrier_enter(desc_handle(d), POMP_THREAD_SELF,
+                                     desc_ctc(d));
+}
+int32_t POMPT_Implicit_barrier_exit(POMPT_Desc_t *d) {
+  return POMP_Implicit_barrier_exit(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Master_begin(POMPT_Desc_t *d) {
+  return POMP_Master_begin(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Master_end(POMPT_Desc_t *d) {
+  return POMP_Master_end(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Critical_enter(POMPT_Desc_t *d) {
+  return POMP_Critical_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Critical_begin(POMPT_Desc_t *d) {
+  return POMP_Critical_begin(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Critical_end(POMPT_Desc_t *d) {
+  return POMP_Critical_end(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Critical_exit(POMPT_Desc_t *d) {
+  return POMP_Critical_exit(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Barrier_enter(POMPT_Desc_t *d) {
+  return POMP_Barrier_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) {
+  return POMP_Barrier_exit(desc_h(d), POMP_THREAD_SELF);
+}
+int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
+  return POMP_Atomic_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+}
+int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
+  return POMP_Atomic_exit(desc_h(d), POMP_THREAD_SELF);
 }

@@ -1,0 +1,387 @@
+/*
+ * pomp_lean.c -- the compact event family of pomp.h (POMPT_*), which
+ * pomp-instr emits for parallel, worksharing and synchronisation constructs
+ * because fewer arguments per inserted call make the instrumented unit
+ * cheaper to compile (doc/performance.md, "Compile time").
+ *
+ * Each routine does what the POMP routine or routines it stands for do in
+ * pomp_events.c: the same bridge calls, in the same order, with the same
+ * group buckets, so that tools see the same callbacks.  The handle comes
+ * from the construct's descriptor (a first event initialises it from the
+ * descriptor's CTC string when it is still zero) or, for the parallel
+ * events after enter, from the descriptor recorded in the team storage.
+ * CODEPTR and FRAME are taken in the exported routine itself (pomp_entry.h);
+ * a merged routine gives both of its events the one call site it has.
+ */
+#include "bridge.h"
+#include "pomp_entry.h"
+#include "pomp_region.h"
+
+extern int omp_get_max_threads(void) __attribute__((weak));
+
+/* The region of a descriptor for a first event: NULL d is an error, a zero
+ * handle is initialised from the CTC string. */
+static struct pomp_region *desc_first(POMPT_Desc_t *d, int32_t *status) {
+  if (!d) {
+    *status = POMP_ERR_HANDLE;
+    return NULL;
+  }
+  return pomp_region_of(&d->handle, d->ctc, status);
+}
+
+/* The region of a descriptor for a later event: its handle as it is (a
+ * later event does not initialise, as with the seed's by-value handle). */
+static inline struct pomp_region *desc_later(POMPT_Desc_t *d) {
+  return d ? __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE) : NULL;
+}
+
+/* First event: returns from the entry point when no tool listens or the
+ * handle cannot be made; records the call site as the construct's first. */
+#define D_FIRST(d)                                                             \
+  if (!bridge_active)                                                          \
+    return POMP_SUCCESS;                                                       \
+  int32_t status_ = POMP_ERR_HANDLE;                                           \
+  struct pomp_region *r = desc_first((d), &status_);                           \
+  if (!r)                                                                      \
+    return status_;                                                            \
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
+
+/* Later event of a descriptor. */
+#define D_LATER(d)                                                             \
+  if (!bridge_active)                                                          \
+    return POMP_SUCCESS;                                                       \
+  struct pomp_region *r = desc_later(d);                                       \
+  if (!r)                                                                      \
+  return POMP_ERR_HANDLE
+
+/* Later event of a parallel region's team storage. */
+#define T_LATER(team)                                                          \
+  if (!bridge_active)                                                          \
+    return POMP_SUCCESS;                                                       \
+  if (!(team))                                                                 \
+    return POMP_ERR_ARG;                                                       \
+  struct pomp_region *r = desc_later((team)->desc);                            \
+  if (!r)                                                                      \
+  return POMP_ERR_HANDLE
+
+static int requested_threads(int32_t num_threads) {
+  if (num_threads > 0)
+    return num_threads;
+  return omp_get_max_threads ? omp_get_max_threads() : 1;
+}
+
+static uint64_t iteration_count(int64_t init, int64_t final, int64_t incr) {
+  if (incr == 0)
+    return 0;
+  if ((incr > 0 && final < init) || (incr < 0 && final > init))
+    return 0;
+  return (uint64_t)((final - init) / incr) + 1;
+}
+
+static ompt_sync_region_t implicit_barrier_kind(const struct pomp_region *r) {
+  return r->kind == POMP_REGION_PARALLEL
+             ? ompt_sync_region_barrier_implicit_parallel
+             : ompt_sync_region_barrier_implicit_workshare;
+}
+
+#define SYNC_EE BRIDGE_B_SYNC_EE
+
+/* ---- Parallel ------------------------------------------------------------ */
+
+EXPORT int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
+                                    int32_t if_expr_result,
+                                    POMPT_Team_t *team) {
+  /* Recorded whether or not a tool listens now: one may by the begin. */
+  if (team)
+    team->desc = d;
+  D_FIRST(d);
+  if (!team)
+    return POMP_ERR_ARG;
+  bridge_parallel_enter(&team->team, requested_threads(num_threads),
+                        if_expr_result == 0, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Parallel_fork(POMPT_Desc_t *d, POMPT_Team_t *team) {
+  if (team)
+    team->desc = d;
+  D_FIRST(d);
+  if (!team)
+    return POMP_ERR_ARG;
+  bridge_parallel_enter(&team->team, requested_threads(-1), 0, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Parallel_begin(POMPT_Team_t *team) {
+  T_LATER(team);
+  (void)r;
+  bridge_parallel_begin(&team->team, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Parallel_end(POMPT_Team_t *team) {
+  T_LATER(team);
+  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  bridge_parallel_end(&team->team, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
+  T_LATER(team);
+  (void)r;
+  bridge_parallel_exit(&team->team, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* The merged routines below do the first event only when the region is
+ * known, as the seed's later event would, and the second one as its own
+ * routine would: a first event initialises a zero handle. */
+
+EXPORT int32_t POMPT_Parallel_begin_loop_enter(POMPT_Team_t *team,
+                                               int64_t init_iter,
+                                               int64_t final_iter,
+                                               int64_t incr) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  if (!team)
+    return POMP_ERR_ARG;
+  struct pomp_region *r = desc_later(team->desc);
+  if (r)
+    bridge_parallel_begin(&team->team, FRAME);
+  int32_t status = POMP_ERR_HANDLE;
+  if (!r && !(r = desc_first(team->desc, &status)))
+    return status;
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
+  bridge_work_enter(BRIDGE_B_LOOP_EE, r->loop_work,
+                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Parallel_begin_sections_enter(POMPT_Team_t *team) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  if (!team)
+    return POMP_ERR_ARG;
+  struct pomp_region *r = desc_later(team->desc);
+  if (r)
+    bridge_parallel_begin(&team->team, FRAME);
+  int32_t status = POMP_ERR_HANDLE;
+  if (!r && !(r = desc_first(team->desc, &status)))
+    return status;
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
+  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, r->num_sections,
+                    CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Loop_exit_parallel_end(POMPT_Team_t *team) {
+  T_LATER(team);
+  bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
+  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  bridge_parallel_end(&team->team, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) {
+  T_LATER(team);
+  bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
+  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  bridge_parallel_end(&team->team, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* ---- Worksharing ----------------------------------------------------------
+ */
+
+/* The implicit barrier's enter after a construct's exit (which ran when the
+ * region r was known): POMP_Implicit_barrier_enter. */
+#define BARRIER_AFTER_EXIT(d)                                                  \
+  int32_t status_ = POMP_ERR_HANDLE;                                           \
+  if (!r && !(r = desc_first((d), &status_)))                                  \
+    return status_;                                                            \
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);                               \
+  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);                             \
+  bridge_sync_enter(SYNC_EE, implicit_barrier_kind(r), CODEPTR, FRAME);        \
+  return POMP_SUCCESS
+
+EXPORT int32_t POMPT_Loop_enter(POMPT_Desc_t *d, int64_t init_iter,
+                                int64_t final_iter, int64_t incr) {
+  D_FIRST(d);
+  bridge_work_enter(BRIDGE_B_LOOP_EE, r->loop_work,
+                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Loop_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Loop_exit_barrier(POMPT_Desc_t *d) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  struct pomp_region *r = desc_later(d);
+  if (r)
+    bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
+  BARRIER_AFTER_EXIT(d);
+}
+
+EXPORT int32_t POMPT_Sections_enter(POMPT_Desc_t *d) {
+  D_FIRST(d);
+  bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, r->num_sections,
+                    CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Section_begin(POMPT_Desc_t *d, int32_t section_num) {
+  (void)section_num;
+  D_LATER(d);
+  (void)r;
+  if (!bridge_wants(BRIDGE_B_WORKSHARE_BE, ompt_callback_dispatch))
+    return POMP_SUCCESS;
+  /* OpenMP 5.2: the instance of a section dispatch is its code address. */
+  bridge_dispatch(BRIDGE_B_WORKSHARE_BE, ompt_dispatch_section,
+                  (ompt_data_t){.ptr = CODEPTR}, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Section_end(POMPT_Desc_t *d) {
+  D_LATER(d);
+  (void)r;
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Sections_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  (void)r;
+  bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Sections_exit_barrier(POMPT_Desc_t *d) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  struct pomp_region *r = desc_later(d);
+  if (r)
+    bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR,
+                      FRAME);
+  BARRIER_AFTER_EXIT(d);
+}
+
+EXPORT int32_t POMPT_Single_enter(POMPT_Desc_t *d) {
+  D_FIRST(d);
+  return POMP_SUCCESS; /* who executes is known at begin or exit */
+}
+
+EXPORT int32_t POMPT_Single_begin(POMPT_Desc_t *d) {
+  D_LATER(d);
+  pomp_region_site(r, POMP_SITE_BEGIN, CODEPTR);
+  bridge_single_begin(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Single_end(POMPT_Desc_t *d) {
+  D_LATER(d);
+  (void)r;
+  bridge_single_end(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Single_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
+  bridge_single_exit(CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Single_exit_barrier(POMPT_Desc_t *d) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  struct pomp_region *r = desc_later(d);
+  if (r) {
+    pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
+    bridge_single_exit(CODEPTR, FRAME);
+  }
+  BARRIER_AFTER_EXIT(d);
+}
+
+EXPORT int32_t POMPT_Implicit_barrier_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  bridge_sync_exit(SYNC_EE, implicit_barrier_kind(r), CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* ---- Synchronisation ----------------------------------------------------- */
+
+EXPORT int32_t POMPT_Master_begin(POMPT_Desc_t *d) {
+  D_FIRST(d);
+  bridge_masked_fast(ompt_scope_begin, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Master_end(POMPT_Desc_t *d) {
+  D_LATER(d);
+  (void)r;
+  bridge_masked_fast(ompt_scope_end, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Critical_enter(POMPT_Desc_t *d) {
+  D_FIRST(d);
+  bridge_mutex_acquire(SYNC_EE, ompt_mutex_critical, r->hint, r->wait_id,
+                       CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Critical_begin(POMPT_Desc_t *d) {
+  D_LATER(d);
+  bridge_mutex_acquired(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, CODEPTR,
+                        FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Critical_end(POMPT_Desc_t *d) {
+  D_LATER(d);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_critical, r->wait_id, CODEPTR,
+                            FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Critical_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_critical, r->wait_id, CODEPTR,
+                            FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Barrier_enter(POMPT_Desc_t *d) {
+  D_FIRST(d);
+  bridge_sync_enter(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  (void)r;
+  bridge_sync_exit(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR, FRAME);
+  return POMP_SUCCESS;
+}
+
+/* atomic: the operation is the interval in which the "mutex" is held; its
+ * wait id is the construct's. */
+EXPORT int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
+  D_FIRST(d);
+  bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
+                          FRAME);
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
+  D_LATER(d);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
+                            FRAME);
+  return POMP_SUCCESS;
+}
