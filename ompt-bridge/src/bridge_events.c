@@ -395,6 +395,10 @@ void bridge_thread_flush(bridge_thread_t *t) {
   if (!task || t->cur != task)
     return;
   t->pending = NULL;
+  /* The barrier ends as the region does: without its parallel_data on every
+   * thread (5.2 allows NULL at exactly this end, and the workers' team may
+   * be gone; libomp passes NULL too).  get_task_info answers the copy. */
+  task->parallel_data = NULL;
   pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
             t->pending_codeptr);
   implicit_task_end(t, task, t->pending_codeptr);

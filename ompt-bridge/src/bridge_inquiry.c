@@ -215,8 +215,13 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
   bridge_task_t *task = task_at(level);
   if (!task)
     return 0;
-  if (flags)
-    *flags = task->flags;
+  if (flags) {
+    /* An implicit task is undeferred: its encountering task waits for the
+     * region to end (the flags libomp answers as well). */
+    *flags = task->flags & ompt_task_implicit
+                 ? task->flags | ompt_task_undeferred
+                 : task->flags;
+  }
   if (task_data)
     *task_data = &task->task_data;
   if (task_frame)

@@ -418,6 +418,10 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *parallel,
     else if ((tflags & 0xff) != (flags & 0xff))
       error("implicit_task begin: flags 0x%x, get_task_info says 0x%x", flags,
             tflags);
+    else if (!initial && !(tflags & ompt_task_undeferred))
+      error("implicit_task begin: get_task_info's flags 0x%x lack "
+            "ompt_task_undeferred (an implicit task is undeferred)",
+            tflags);
     if (!initial && index >= actual)
       error("implicit_task begin: index %u >= actual %u", index, actual);
     /* The enclosing region is the encountering task's. */
@@ -586,6 +590,12 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     push(S_SYNC, (uint64_t)kind, NULL);
   } else {
     pop(S_SYNC, (uint64_t)kind);
+    /* The end of a region's end barrier comes as the region ends: libpompt
+     * passes no parallel_data there on any thread (libomp neither). */
+    if (kind == ompt_sync_region_barrier_implicit_parallel && parallel)
+      error("sync_region end of a region's end barrier with parallel_data "
+            "%p (NULL expected on every thread)",
+            (void *)parallel);
   }
   check_codeptr("sync_region", codeptr);
 }
