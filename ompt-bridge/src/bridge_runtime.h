@@ -35,9 +35,11 @@ void bridge_loop_chunks_exit(POMP_Chunks_t *chunks);
  */
 
 /* Taskloop_enter / _exit: the next GOMP_taskloop call of this thread is
- * the instrumented construct's, codeptr its construct. */
-void bridge_taskloop_arm(const void *codeptr);
-void bridge_taskloop_disarm(void);
+ * the instrumented construct's, codeptr its construct; count its
+ * iterations, for work(taskloop), which the call delivers when it is
+ * interposed (inside the implicit taskgroup), else these. */
+void bridge_taskloop_enter(uint64_t count, const void *codeptr, void *frame);
+void bridge_taskloop_exit(const void *codeptr, void *frame);
 /* At load time: whether libgomp's taskloop entries are interposed. */
 void bridge_taskloop_setup(void);
 

@@ -67,15 +67,82 @@ extern int omp_get_num_threads(void) __attribute__((weak));
 static __thread const void *armed_codeptr
     __attribute__((tls_model("initial-exec")));
 
-void bridge_taskloop_arm(const void *codeptr) {
+/* The taskloop constructs this thread is in, innermost last (a task of a
+ * taskloop, run while its creator waits, may run another).  When
+ * GOMP_taskloop is interposed, a construct's work(taskloop) begin is left to
+ * the call, which delivers it after the implicit taskgroup's begin and its
+ * end before the taskgroup's wait: 5.2 has the taskloop run as if inside a
+ * taskgroup, and libomp reports it so. */
+enum { TLC_OPEN = 1, TLC_DEFERRED, TLC_DONE };
+typedef struct tl_construct {
+  const void *codeptr;
+  void *frame;
+  uint64_t count;
+  int state;
+} tl_construct_t;
+#define TLC_DEPTH 8
+static __thread struct {
+  tl_construct_t c[TLC_DEPTH];
+  int n;
+  int armed; /* 1 + the index of the construct whose call comes next */
+} tlc __attribute__((tls_model("initial-exec")));
+static int taskloop_interposed;
+
+void bridge_taskloop_enter(uint64_t count, const void *codeptr, void *frame) {
   armed_codeptr = codeptr;
+  int i = tlc.n++;
+  if (i >= 0 && i < TLC_DEPTH) {
+    tl_construct_t *c = &tlc.c[i];
+    c->codeptr = codeptr;
+    c->frame = frame;
+    c->count = count;
+    c->state = taskloop_interposed ? TLC_DEFERRED : TLC_OPEN;
+    if (c->state == TLC_DEFERRED) {
+      tlc.armed = i + 1;
+      return;
+    }
+  }
+  bridge_work_enter(BRIDGE_B_TASK_EE, ompt_work_taskloop, count, codeptr,
+                    frame);
 }
 
-void bridge_taskloop_disarm(void) {
+void bridge_taskloop_exit(const void *codeptr, void *frame) {
   armed_codeptr = NULL;
+  tlc.armed = 0;
+  int i = --tlc.n;
+  if (i < 0)
+    tlc.n = 0;
+  tl_construct_t *c = i >= 0 && i < TLC_DEPTH ? &tlc.c[i] : NULL;
+  if (c && c->state == TLC_DONE)
+    return;                          /* the call delivered begin and end */
+  if (c && c->state == TLC_DEFERRED) /* the call never came */
+    bridge_work_enter(BRIDGE_B_TASK_EE, ompt_work_taskloop, c->count,
+                      c->codeptr, c->frame);
+  bridge_work_leave(BRIDGE_B_TASK_EE, ompt_work_taskloop, codeptr, frame);
 }
 
 #ifndef POMPT_STATIC_LIB
+
+/* The construct of this call whose work begin waits for it (disarms). */
+static tl_construct_t *take_construct(void) {
+  int i = tlc.armed - 1;
+  tlc.armed = 0;
+  return i >= 0 && i < tlc.n ? &tlc.c[i] : NULL;
+}
+
+/* Its work begin, then (work_close) its end, delivered by the call. */
+static void work_open(tl_construct_t *w) {
+  if (w)
+    bridge_work_enter(BRIDGE_B_TASK_EE, ompt_work_taskloop, w->count,
+                      w->codeptr, w->frame);
+}
+
+static void work_close(tl_construct_t *w) {
+  if (!w)
+    return;
+  bridge_work_leave(BRIDGE_B_TASK_EE, ompt_work_taskloop, w->codeptr, w->frame);
+  w->state = TLC_DONE;
+}
 
 /* One taskloop instance whose records were created before the call: the
  * records, freed when the interposed call and every task that took a
@@ -284,10 +351,12 @@ extern int omp_in_final(void) __attribute__((weak));
 extern int omp_get_cancellation(void) __attribute__((weak));
 
 static void taskloop_reported(const tl_call_t *c, const void *codeptr,
-                              void *frame, tl_go_t go) {
+                              void *frame, tl_go_t go, tl_construct_t *w) {
   long align = c->arg_align > 16 ? c->arg_align : 16;
   if (align & (align - 1)) {
+    work_open(w);
     go(c, c->fn, c->data, c->cpyfn, c->arg_size, c->arg_align, c->flags);
+    work_close(w);
     return;
   }
   size_t user_off =
@@ -300,7 +369,9 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
   char *base = raw;
   if (size + (size_t)align > TL_BLOCK_STACK &&
       !(base = heap = malloc(size + (size_t)align))) {
+    work_open(w);
     go(c, c->fn, c->data, c->cpyfn, c->arg_size, c->arg_align, c->flags);
+    work_close(w);
     return;
   }
   char *blk = (char *)(((uintptr_t)base + (uintptr_t)align - 1) &
@@ -344,7 +415,9 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
     if (ntasks < (1ul << 40))
       tl = malloc(sizeof *tl + ntasks * (sizeof(POMP_Task_t) + 1));
     if (!tl) {
+      work_open(w);
       go(c, c->fn, c->data, c->cpyfn, c->arg_size, c->arg_align, c->flags);
+      work_close(w);
       free(heap);
       return;
     }
@@ -364,12 +437,14 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
     bridge_taskgroup_enter(codeptr, frame);
   if (own_group)
     real_tg_start();
+  work_open(w);
   if (tl)
     for (unsigned long i = 0; i < ntasks; i++)
       create(&tl->tasks[i], hd);
   unsigned flags = c->flags | (own_group ? GOMP_TASK_FLAG_NOGROUP : 0);
   go(c, tl_task, blk, hd->mode == TL_CREATED_AT_COPY ? tl_copy : NULL,
      (long)size, align, flags);
+  work_close(w);
   if (group)
     bridge_taskgroup_end(codeptr, frame);
   if (own_group)
@@ -465,10 +540,13 @@ EXPORT void GOMP_taskloop(void (*fn)(void *), void *data,
       !(real_taskloop = (gomp_taskloop_t)dlsym(RTLD_NEXT, "GOMP_taskloop")))
     no_libgomp();
   const void *codeptr = take_arm();
+  tl_construct_t *w = take_construct();
   int empty = step > 0 ? start >= end : start <= end;
   if (!codeptr || step == 0 || empty) {
+    work_open(w);
     real_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
                   priority, start, end, step);
+    work_close(w);
     return;
   }
   tl_long_call_t lc = {0};
@@ -478,7 +556,7 @@ EXPORT void GOMP_taskloop(void (*fn)(void *), void *data,
   lc.start = start;
   lc.end = end;
   lc.step = step;
-  taskloop_reported(&lc.c, codeptr, __builtin_dwarf_cfa(), go_long);
+  taskloop_reported(&lc.c, codeptr, __builtin_dwarf_cfa(), go_long, w);
 }
 
 typedef struct tl_ull_call {
@@ -505,11 +583,14 @@ EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data,
                                   RTLD_NEXT, "GOMP_taskloop_ull")))
     no_libgomp();
   const void *codeptr = take_arm();
+  tl_construct_t *w = take_construct();
   int up = (flags & GOMP_TASK_FLAG_UP) != 0;
   int empty = up ? start >= end : start <= end;
   if (!codeptr || step == 0 || empty) {
+    work_open(w);
     real_taskloop_ull(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
                       priority, start, end, step);
+    work_close(w);
     return;
   }
   tl_ull_call_t uc = {0};
@@ -519,7 +600,7 @@ EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data,
   uc.start = start;
   uc.end = end;
   uc.step = step;
-  taskloop_reported(&uc.c, codeptr, __builtin_dwarf_cfa(), go_ull);
+  taskloop_reported(&uc.c, codeptr, __builtin_dwarf_cfa(), go_ull, w);
 }
 
 void bridge_taskloop_setup(void) {
@@ -532,6 +613,7 @@ void bridge_taskloop_setup(void) {
       real_taskloop && real_taskloop_ull &&
       dlsym(RTLD_DEFAULT, "GOMP_taskloop") == (void *)GOMP_taskloop &&
       dlsym(RTLD_DEFAULT, "GOMP_taskloop_ull") == (void *)GOMP_taskloop_ull;
+  taskloop_interposed = interposed;
   bridge_log("the tasks of a taskloop: %s",
              interposed ? "reported (libgomp's GOMP_taskloop interposed)"
                         : "not reported (GOMP_taskloop is not interposed)");

@@ -676,18 +676,16 @@ EXPORT int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
                                    int64_t incr, const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_taskloop_arm(CODEPTR); /* its tasks: bridge_taskloop.c */
-  bridge_work_enter(BRIDGE_B_TASK_EE, ompt_work_taskloop,
-                    iteration_count(init_iter, final_iter, incr), CODEPTR,
-                    FRAME);
+  /* work(taskloop) and its tasks: bridge_taskloop.c */
+  bridge_taskloop_enter(iteration_count(init_iter, final_iter, incr), CODEPTR,
+                        FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Taskloop_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_taskloop_disarm();
-  bridge_work_leave(BRIDGE_B_TASK_EE, ompt_work_taskloop, CODEPTR, FRAME);
+  bridge_taskloop_exit(CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
