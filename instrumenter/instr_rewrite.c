@@ -5261,6 +5261,11 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
     if (p->kind == OMP_DIR_SECTION || p->kind == OMP_DIR_SCAN ||
         p->kind == OMP_DIR_NOTHING || p->kind == OMP_DIR_ERROR)
       continue;
+    /* Loop transformations and assumptions change no run-time behaviour a
+     * tool observes (OMPT has no event for them): nothing is lost. */
+    if (p->kind == OMP_DIR_UNROLL || p->kind == OMP_DIR_TILE ||
+        p->kind == OMP_DIR_ASSUME)
+      continue;
     if (p->kind == OMP_DIR_ORDERED)
       warn_once_key(&u, name_offset(&u, p), "ordered-depend",
                     "stand-alone 'ordered' (doacross) is not instrumented; "

@@ -50,6 +50,18 @@ int main(void) {
 #pragma omp frobnicate(x) now
 #pragma omp nothing
   y += on_device(4);
+  /* Loop transformations and assumptions: nothing happens at run time that
+   * a tool could observe, so no warning either. */
+#pragma omp unroll partial(2)
+  for (int i = 0; i < 4; i++)
+    y += i;
+#pragma omp tile sizes(2)
+  for (int i = 0; i < 4; i++)
+    y -= i;
+#pragma omp assume holds(y > 0)
+  {
+    y += 1;
+  }
   printf("%d %d %d\n", x, y, tp);
   return 0;
 }
