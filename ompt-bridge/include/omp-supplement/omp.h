@@ -16,8 +16,8 @@
 #pragma GCC system_header
 #include_next <omp.h>
 
-#if defined(_OMP_H) && !defined(__OMP_H) && !defined(POMPT_NO_OMP_SUPPLEMENT) && \
-    !defined(POMPT_OMP_SUPPLEMENT_H)
+#if defined(_OMP_H) && !defined(__OMP_H) &&                                    \
+    !defined(POMPT_NO_OMP_SUPPLEMENT) && !defined(POMPT_OMP_SUPPLEMENT_H)
 #define POMPT_OMP_SUPPLEMENT_H 1
 
 #ifdef __cplusplus
