@@ -2784,6 +2784,45 @@ static int chunk_schedule(const struct unit *u, const struct pragma *p,
   return CHUNKS_STATIC;
 }
 
+/* POMP_CHUNKS_REGIONS (pomp.h): a distribute parallel for's chunks are
+ * its parallel regions. */
+enum { CHUNKS_REGIONS = 3 };
+
+/* --loop-level=chunks: how the chunks of a distribute leaf k are found
+ * (doc/instrumentation.md); *check as for chunk_schedule.  par_leaf: the
+ * parallel leaf of a distribute parallel for is reported (its regions are
+ * seen). */
+static int distribute_chunk_schedule(const struct unit *u,
+                                     const struct pragma *p, enum leaf_kind k,
+                                     int par_leaf, int *check) {
+  const char *t = ptext(u, p);
+  *check = 0;
+  const struct omp_clause *ds = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
+  int chunked = 0;
+  if (ds && ds->n_items >= 2) {
+    if (!chunk_is_simple(t + ds->items[1].begin,
+                         ds->items[1].end - ds->items[1].begin))
+      return CHUNKS_NONE;
+    chunked = 1;
+  }
+  struct instr_buf tmp = {0};
+  const struct stmt_rec *loop = construct_loop(u, p);
+  int bounds = collapse_count(u, p) == 1 && loop && loop_bounds(u, loop, &tmp);
+  instr_buf_free(&tmp);
+  if (!bounds)
+    return CHUNKS_NONE;
+  if (!chunked)
+    return CHUNKS_STATIC; /* one chunk per team, reported at the enter */
+  if (k == LK_DISTRIBUTE) {
+    *check = 1;
+    return CHUNKS_STATIC;
+  }
+  if ((k == LK_DISTRIBUTE_PAR_FOR || k == LK_DISTRIBUTE_PAR_FOR_SIMD) &&
+      par_leaf)
+    return CHUNKS_REGIONS;
+  return CHUNKS_NONE; /* nothing goes into a simd body */
+}
+
 /* The names a parallel leaf adds to its shared clause. */
 static void parallel_shared(const struct unit *u, const struct pragma *p,
                             int li, int on, struct name_list *l) {
@@ -3629,6 +3668,10 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
     break;
   case LK_FOR:
   case LK_FOR_SIMD:
+  case LK_DISTRIBUTE:
+  case LK_DISTRIBUTE_SIMD:
+  case LK_DISTRIBUTE_PAR_FOR:
+  case LK_DISTRIBUTE_PAR_FOR_SIMD:
     if (u->opts->loop_level == INSTR_LOOP_CHUNKS)
       instr_buf_printf(&lo->decl, "POMP_Chunks_t pompt_ch_%d; ", n);
     break;
@@ -4110,8 +4153,19 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
         (k == LK_DISTRIBUTE_PAR_FOR || k == LK_DISTRIBUTE_PAR_FOR_SIMD) &&
         !(u->opts->disabled & INSTR_GROUP_PARALLEL);
     const struct omp_clause *ds = find_clause(p, OMP_CLAUSE_DIST_SCHEDULE);
-    instr_buf_printf(
-        &lo->pre, "POMP_Distribute_enter(&pompt_d_%d.handle, " T_SELF ", ", n);
+    int chunks = u->opts->loop_level == INSTR_LOOP_CHUNKS;
+    if (chunks) {
+      int check;
+      instr_buf_printf(
+          &lo->pre,
+          "POMP_Distribute_chunks_enter(&pompt_d_%d.handle, " T_SELF
+          ", &pompt_ch_%d, %d, ",
+          n, n, distribute_chunk_schedule(u, p, k, par_leaf, &check));
+    } else {
+      instr_buf_printf(&lo->pre,
+                       "POMP_Distribute_enter(&pompt_d_%d.handle, " T_SELF ", ",
+                       n);
+    }
     if (ds && ds->n_items >= 2 &&
         chunk_is_simple(t + ds->items[1].begin,
                         ds->items[1].end - ds->items[1].begin))
@@ -4129,8 +4183,15 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
           &lo->post,
           " POMP_Distribute_parallel_exit(pompt_d_%d.handle, " T_SELF ");", n);
     }
-    instr_buf_printf(
-        &lo->post, " POMP_Distribute_exit(pompt_d_%d.handle, " T_SELF ");", n);
+    if (chunks)
+      instr_buf_printf(&lo->post,
+                       " POMP_Distribute_chunks_exit(pompt_d_%d.handle, " T_SELF
+                       ", &pompt_ch_%d);",
+                       n, n);
+    else
+      instr_buf_printf(&lo->post,
+                       " POMP_Distribute_exit(pompt_d_%d.handle, " T_SELF ");",
+                       n);
     break;
   }
   case LK_COUNT:
@@ -4395,9 +4456,11 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
 }
 
 /* --loop-level=chunks, static schedule with a chunk size: the body asks
- * for the thread's next chunk when the current one is used up (one
- * decrement and a branch per iteration; the call once per chunk). */
-static void rewrite_chunk_check(struct unit *u, struct pragma *p) {
+ * for the thread's (or the team's, ev "Distribute") next chunk when the
+ * current one is used up (one decrement and a branch per iteration; the
+ * call once per chunk). */
+static void rewrite_chunk_check(struct unit *u, struct pragma *p,
+                                const char *ev) {
   const struct stmt_rec *loop;
   size_t bb, be;
   if (!loop_body(u, p, &loop, &bb, &be))
@@ -4406,9 +4469,9 @@ static void rewrite_chunk_check(struct unit *u, struct pragma *p) {
   struct instr_buf b = {0};
   instr_buf_printf(&b,
                    "{ if (--pompt_ch_%d.pomp_left < 0) "
-                   "POMP_Loop_chunk_next(pompt_d_%d.handle, " T_SELF
+                   "POMP_%s_chunk_next(pompt_d_%d.handle, " T_SELF
                    ", &pompt_ch_%d); ",
-                   n, n, n);
+                   n, ev, n, n);
   add_edit(u, bb, bb, 0, p->depth + 1, &b);
   instr_buf_puts(&b, " }");
   add_close_edit(u, be, p->depth + 1, &b);
@@ -4473,7 +4536,14 @@ static void rewrite_construct(struct unit *u, struct pragma *p) {
     int check;
     chunk_schedule(u, p, last, &check);
     if (check)
-      rewrite_chunk_check(u, p);
+      rewrite_chunk_check(u, p, "Loop");
+  }
+  if (u->opts->loop_level == INSTR_LOOP_CHUNKS && last == LK_DISTRIBUTE &&
+      last_on) {
+    int check;
+    distribute_chunk_schedule(u, p, last, 0, &check);
+    if (check)
+      rewrite_chunk_check(u, p, "Distribute");
   }
   if (u->opts->loop_level == INSTR_LOOP_ITERATIONS &&
       (last == LK_FOR || last == LK_TASKLOOP) && last_on) {

@@ -11,7 +11,9 @@
  * resolves to this one (libpompt comes before libgomp in the lookup order,
  * which is how pomp-link links), the callback is held back until here;
  * otherwise it is delivered at the construct, as before.  Definitions are
- * weak so that a static link against libgomp.a keeps libgomp's.
+ * weak so that a static link against libgomp.a keeps libgomp's.  The static
+ * libpompt.a defines the same entries as __wrap_GOMP_<x>, which pomp-link
+ * links with --wrap (bridge_gomp_entry.h): a static program gets the same.
  *
  * The same holds at the other end: GCC's outlined function of a region or a
  * task reads its firstprivate values out of the data block in its prologue,
@@ -44,13 +46,13 @@
  * parallel construct.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bridge.h"
+#include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
 #include "bridge_runtime.h"
 
@@ -74,35 +76,15 @@ void bridge_distribute_parallel_exit(void) {
 
 typedef void (*gomp_parallel_t)(void (*)(void *), void *, unsigned, unsigned);
 
-#ifdef POMPT_STATIC_LIB
-/* The static library interposes nothing: in a static link the program's
- * GOMP_parallel must be libgomp.a's, and there is no RTLD_NEXT. */
-int bridge_fork_deferred;
-extern void GOMP_parallel(void (*)(void *), void *, unsigned, unsigned)
-    __attribute__((weak));
-
-void bridge_gomp_setup(void) {
-  bridge_fork_deferred = 0;
-  bridge_taskloop_setup();
-}
-
-gomp_parallel_t bridge_gomp_parallel_real(void) {
-  return GOMP_parallel;
-}
-
-extern void GOMP_task(void) __attribute__((weak));
-int bridge_have_gomp_task(void) {
-  return GOMP_task != 0;
-}
-#else
 typedef unsigned (*gomp_parallel_reductions_t)(void (*)(void *), void *,
                                                unsigned, unsigned);
 
 static gomp_parallel_t real_parallel;
 static gomp_parallel_reductions_t real_parallel_reductions;
 int bridge_fork_deferred;
-
-#define EXPORT __attribute__((visibility("default"), weak))
+GOMP_REAL_DECL(GOMP_parallel);
+GOMP_REAL_DECL(GOMP_parallel_reductions);
+GOMP_REAL_DECL(GOMP_task);
 
 typedef void (*gomp_task_t)(void (*)(void *), void *, void (*)(void *, void *),
                             long, long, _Bool, unsigned, void **, int, void *);
@@ -155,6 +137,9 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
   lr->data = data;
   lr->codeptr = leaf.codeptr;
   lr->loop_work = leaf.loop_work;
+  /* With a dist_schedule chunk size, each region is the team's next
+   * distribute chunk (bridge_loop.c). */
+  bridge_distribute_region_start(frame);
   /* GCC passes 1 for if(false), 0 for the default team size. */
   int requested = num_threads           ? (int)num_threads
                   : omp_get_max_threads ? omp_get_max_threads()
@@ -198,7 +183,7 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
   if (team)
     bridge_fork_deliver(t);
   if (!real_parallel &&
-      !(real_parallel = (gomp_parallel_t)dlsym(RTLD_NEXT, "GOMP_parallel")))
+      !(real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel)))
     no_libgomp();
   if (team) { /* an instrumented parallel construct */
     region_call_t rc = {fn, data, (POMP_Team_t *)team};
@@ -214,8 +199,9 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
   real_parallel(fn, data, num_threads, flags);
 }
 
-EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
-                          unsigned flags) {
+GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel)(void (*fn)(void *), void *data,
+                                           unsigned num_threads,
+                                           unsigned flags) {
   if (__builtin_expect(bridge_active || !real_parallel, 0)) {
     parallel_observed(fn, data, num_threads, flags, __builtin_dwarf_cfa());
     __asm__ __volatile__(""); /* frame passed: no tail call */
@@ -234,11 +220,12 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
 /* Both shapes share one body: ARGS are the loop arguments between the
  * team size and the flags. */
 #define PARALLEL_LOOP_ENTRY(name, type, params, args)                          \
+  GOMP_REAL_DECL(name);                                                        \
   static type real_##name;                                                     \
   static __attribute__((noinline)) void name##_observed(                       \
       void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
       void *frame) {                                                           \
-    if (!real_##name && !(real_##name = (type)dlsym(RTLD_NEXT, #name)))        \
+    if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
       no_libgomp();                                                            \
     leaf_region_t lr;                                                          \
     if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
@@ -248,8 +235,8 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
     }                                                                          \
     real_##name(fn, data, nt, args, flags);                                    \
   }                                                                            \
-  EXPORT void name(void (*fn)(void *), void *data, unsigned nt, params,        \
-                   unsigned flags) {                                           \
+  GOMP_EXPORT void GOMP_ENTRY(name)(void (*fn)(void *), void *data,            \
+                                    unsigned nt, params, unsigned flags) {     \
     if (__builtin_expect(bridge_active || !real_##name, 0)) {                  \
       name##_observed(fn, data, nt, args, flags, __builtin_dwarf_cfa());       \
       __asm__ __volatile__("");                                                \
@@ -274,14 +261,16 @@ PARALLEL_LOOP_RT(GOMP_parallel_loop_runtime)
 PARALLEL_LOOP_RT(GOMP_parallel_loop_nonmonotonic_runtime)
 PARALLEL_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 
-EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
-                                         unsigned num_threads, unsigned flags) {
+GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
+                                                          void *data,
+                                                          unsigned num_threads,
+                                                          unsigned flags) {
   bridge_thread_t *t = bridge_thread_peek();
   if (t && t->fork_pending)
     bridge_fork_deliver(t);
   if (!real_parallel_reductions &&
-      !(real_parallel_reductions = (gomp_parallel_reductions_t)dlsym(
-            RTLD_NEXT, "GOMP_parallel_reductions")))
+      !(real_parallel_reductions =
+            (gomp_parallel_reductions_t)GOMP_REAL(GOMP_parallel_reductions)))
     no_libgomp();
   /* Not a leaf region: libgomp reads the task reductions from the
    * program's data block, which therefore cannot be wrapped. */
@@ -401,7 +390,7 @@ static __attribute__((noinline)) void
 task_observed(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
               long arg_size, long arg_align, _Bool if_clause, unsigned flags,
               void **depend, int priority, void *detach) {
-  if (!real_task && !(real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task")))
+  if (!real_task && !(real_task = (gomp_task_t)GOMP_REAL(GOMP_task)))
     no_libgomp();
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
@@ -425,10 +414,12 @@ task_observed(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
             depend, priority, detach);
 }
 
-EXPORT void GOMP_task(void (*fn)(void *), void *data,
-                      void (*cpyfn)(void *, void *), long arg_size,
-                      long arg_align, _Bool if_clause, unsigned flags,
-                      void **depend, int priority, void *detach) {
+GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
+                                       void (*cpyfn)(void *, void *),
+                                       long arg_size, long arg_align,
+                                       _Bool if_clause, unsigned flags,
+                                       void **depend, int priority,
+                                       void *detach) {
   if (__builtin_expect(bridge_active || !real_task, 0))
     task_observed(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
                   depend, priority, detach);
@@ -438,29 +429,46 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data,
 }
 
 void bridge_gomp_setup(void) {
-  real_task = (gomp_task_t)dlsym(RTLD_NEXT, "GOMP_task");
-  real_parallel = (gomp_parallel_t)dlsym(RTLD_NEXT, "GOMP_parallel");
+  real_task = (gomp_task_t)GOMP_REAL(GOMP_task);
+  real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel);
   real_parallel_reductions =
-      (gomp_parallel_reductions_t)dlsym(RTLD_NEXT, "GOMP_parallel_reductions");
+      (gomp_parallel_reductions_t)GOMP_REAL(GOMP_parallel_reductions);
   /* Defer only when the program's calls come here and can go on. */
-  bridge_fork_deferred =
-      real_parallel && real_parallel_reductions && real_task &&
-      dlsym(RTLD_DEFAULT, "GOMP_task") == (void *)GOMP_task &&
-      dlsym(RTLD_DEFAULT, "GOMP_parallel") == (void *)GOMP_parallel &&
-      dlsym(RTLD_DEFAULT, "GOMP_parallel_reductions") ==
-          (void *)GOMP_parallel_reductions;
+  bridge_fork_deferred = real_parallel && real_parallel_reductions &&
+                         real_task && GOMP_INTERPOSED(GOMP_task) &&
+                         GOMP_INTERPOSED(GOMP_parallel) &&
+                         GOMP_INTERPOSED(GOMP_parallel_reductions);
   bridge_log("parallel_begin and task_create delivered %s",
              bridge_fork_deferred ? "when libgomp starts the region or task"
                                   : "at the construct");
   bridge_taskloop_setup();
 }
 
+#ifdef POMPT_STATIC_LIB
+/* Without --wrap (libpompt.a linked by hand) the program's own. */
+extern void GOMP_parallel(void (*)(void *), void *, unsigned, unsigned)
+    __attribute__((weak));
+#endif
+
 gomp_parallel_t bridge_gomp_parallel_real(void) {
+#ifdef POMPT_STATIC_LIB
+  if (!real_parallel)
+    return GOMP_parallel;
+#endif
   return real_parallel;
 }
 
+#ifdef POMPT_STATIC_LIB
+/* A weak reference: libgomp.a's entry if the link has it (under --wrap,
+ * the wrapper, which calls it). */
+extern void GOMP_task(void) __attribute__((weak));
+#endif
+
 int bridge_have_gomp_task(void) {
   /* Looked up once, in bridge_gomp_setup, at load time. */
+#ifdef POMPT_STATIC_LIB
+  if (!real_task)
+    return GOMP_task != 0;
+#endif
   return real_task != 0;
 }
-#endif /* POMPT_STATIC_LIB */

@@ -44,24 +44,19 @@
  * of the region come after the wait: a tool measures no time in it.
  *
  * With no tool the cost is a load and a branch before libgomp's entry.
- * Definitions are weak, and the static library interposes nothing (as
+ * Definitions are weak; the static library defines them as
+ * __wrap_GOMP_<x>, linked with --wrap (bridge_gomp_entry.h, as
  * bridge_gomp.c).
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bridge.h"
+#include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
 
-#ifdef POMPT_STATIC_LIB
-/* Nothing to interpose in a static link: there is no RTLD_NEXT. */
-typedef int bridge_gomp_sync_none_t;
-#else
-
-#define EXPORT __attribute__((visibility("default"), weak))
 #define SYNC_KIND ompt_sync_region_barrier_implementation
 
 typedef void (*gomp_barrier_t)(void);
@@ -73,11 +68,15 @@ static gomp_barrier_t real_barrier;
 static gomp_barrier_cancel_t real_barrier_cancel;
 static gomp_copy_start_t real_copy_start;
 static gomp_copy_end_t real_copy_end;
+GOMP_REAL_DECL(GOMP_barrier);
+GOMP_REAL_DECL(GOMP_barrier_cancel);
+GOMP_REAL_DECL(GOMP_single_copy_start);
+GOMP_REAL_DECL(GOMP_single_copy_end);
 
 /* libgomp's entry; a program calling it without libgomp loaded cannot go
  * on (as bridge_gomp.c). */
-static void *lookup(const char *name) {
-  void *fn = dlsym(RTLD_NEXT, name);
+#define lookup(name) lookup_checked(#name, (void (*)(void))GOMP_REAL(name))
+static void (*lookup_checked(const char *name, void (*fn)(void)))(void) {
   if (!fn) {
     fprintf(stderr,
             "pompt: the program calls libgomp's %s but libgomp is not "
@@ -91,12 +90,10 @@ static void *lookup(const char *name) {
 /* At load time, when libgomp (a dependency loaded first) is there, so that
  * the fast paths find the entries set; lazily otherwise. */
 __attribute__((constructor)) static void gomp_sync_setup(void) {
-  real_barrier = (gomp_barrier_t)dlsym(RTLD_NEXT, "GOMP_barrier");
-  real_barrier_cancel =
-      (gomp_barrier_cancel_t)dlsym(RTLD_NEXT, "GOMP_barrier_cancel");
-  real_copy_start =
-      (gomp_copy_start_t)dlsym(RTLD_NEXT, "GOMP_single_copy_start");
-  real_copy_end = (gomp_copy_end_t)dlsym(RTLD_NEXT, "GOMP_single_copy_end");
+  real_barrier = (gomp_barrier_t)GOMP_REAL(GOMP_barrier);
+  real_barrier_cancel = (gomp_barrier_cancel_t)GOMP_REAL(GOMP_barrier_cancel);
+  real_copy_start = (gomp_copy_start_t)GOMP_REAL(GOMP_single_copy_start);
+  real_copy_end = (gomp_copy_end_t)GOMP_REAL(GOMP_single_copy_end);
 }
 
 /* GOMP_single_copy_start calls of this thread whose construct's end
@@ -151,7 +148,7 @@ static bridge_thread_t *reporting_thread_internal(void) {
 static __attribute__((noinline)) void barrier_slow(const void *codeptr,
                                                    void *frame) {
   if (!real_barrier)
-    real_barrier = (gomp_barrier_t)lookup("GOMP_barrier");
+    real_barrier = (gomp_barrier_t)lookup(GOMP_barrier);
   if (!reporting_thread_internal()) {
     real_barrier();
     return;
@@ -161,7 +158,7 @@ static __attribute__((noinline)) void barrier_slow(const void *codeptr,
   bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
 }
 
-EXPORT void GOMP_barrier(void) {
+GOMP_EXPORT void GOMP_ENTRY(GOMP_barrier)(void) {
   gomp_barrier_t real = real_barrier;
   if (__builtin_expect(bridge_active || !real, 0) &&
       !(real && in_reported_barrier(bridge_thread_peek()))) {
@@ -174,7 +171,7 @@ EXPORT void GOMP_barrier(void) {
 static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
                                                           void *frame) {
   if (!real_barrier_cancel)
-    real_barrier_cancel = (gomp_barrier_cancel_t)lookup("GOMP_barrier_cancel");
+    real_barrier_cancel = (gomp_barrier_cancel_t)lookup(GOMP_barrier_cancel);
   if (!reporting_thread_internal())
     return real_barrier_cancel();
   bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
@@ -183,7 +180,7 @@ static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
   return cancelled;
 }
 
-EXPORT bool GOMP_barrier_cancel(void) {
+GOMP_EXPORT bool GOMP_ENTRY(GOMP_barrier_cancel)(void) {
   gomp_barrier_cancel_t real = real_barrier_cancel;
   if (__builtin_expect(bridge_active || !real, 0))
     return barrier_cancel_slow(__builtin_return_address(0),
@@ -194,7 +191,7 @@ EXPORT bool GOMP_barrier_cancel(void) {
 static __attribute__((noinline)) void *copy_start_slow(const void *codeptr,
                                                        void *frame) {
   if (!real_copy_start)
-    real_copy_start = (gomp_copy_start_t)lookup("GOMP_single_copy_start");
+    real_copy_start = (gomp_copy_start_t)lookup(GOMP_single_copy_start);
   copyprivate_open++;
   bridge_thread_t *t = reporting_thread();
   if (!t)
@@ -212,7 +209,7 @@ static __attribute__((noinline)) void *copy_start_slow(const void *codeptr,
   return data;
 }
 
-EXPORT void *GOMP_single_copy_start(void) {
+GOMP_EXPORT void *GOMP_ENTRY(GOMP_single_copy_start)(void) {
   gomp_copy_start_t real = real_copy_start;
   if (__builtin_expect(bridge_active || !real, 0))
     return copy_start_slow(__builtin_return_address(0), __builtin_dwarf_cfa());
@@ -222,7 +219,7 @@ EXPORT void *GOMP_single_copy_start(void) {
 static __attribute__((noinline)) void
 copy_end_slow(void *data, const void *codeptr, void *frame) {
   if (!real_copy_end)
-    real_copy_end = (gomp_copy_end_t)lookup("GOMP_single_copy_end");
+    real_copy_end = (gomp_copy_end_t)lookup(GOMP_single_copy_end);
   if (!reporting_thread()) {
     real_copy_end(data);
     return;
@@ -232,7 +229,7 @@ copy_end_slow(void *data, const void *codeptr, void *frame) {
   bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
 }
 
-EXPORT void GOMP_single_copy_end(void *data) {
+GOMP_EXPORT void GOMP_ENTRY(GOMP_single_copy_end)(void *data) {
   gomp_copy_end_t real = real_copy_end;
   if (__builtin_expect(bridge_active || !real, 0)) {
     copy_end_slow(data, __builtin_return_address(0), __builtin_dwarf_cfa());
@@ -240,5 +237,3 @@ EXPORT void GOMP_single_copy_end(void *data) {
   }
   real(data);
 }
-
-#endif /* POMPT_STATIC_LIB */

@@ -40,6 +40,7 @@ extern int omp_get_thread_num(void) __attribute__((weak));
 extern int omp_get_num_threads(void) __attribute__((weak));
 
 #define CHUNKS_MAGIC 0x6b6e7563u
+#define DIST_MAGIC 0x74736964u /* a distribute's record */
 
 /* The library's view of POMP_Chunks_t. */
 typedef struct loop_chunks {
@@ -78,7 +79,9 @@ static void deliver(loop_chunks_t *c, uint64_t start, uint64_t iterations,
                     void *frame) {
   c->out.start = start;
   c->out.iterations = iterations;
-  bridge_dispatch(BRIDGE_B_LOOP_CHUNKS, ompt_dispatch_ws_loop_chunk,
+  bridge_dispatch(BRIDGE_B_LOOP_CHUNKS,
+                  c->magic == DIST_MAGIC ? ompt_dispatch_distribute_chunk
+                                         : ompt_dispatch_ws_loop_chunk,
                   (ompt_data_t){.ptr = &c->out}, frame);
 }
 
@@ -130,12 +133,10 @@ void bridge_loop_chunks_enter(POMP_Chunks_t *chunks, int schedule,
     deliver(c, first, q, frame);
 }
 
-void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame) {
-  loop_chunks_t *c = (loop_chunks_t *)chunks;
-  c->left = INT64_MAX;
-  if (c->magic != CHUNKS_MAGIC || c->schedule != POMP_CHUNKS_STATIC ||
-      !c->chunk)
-    return;
+/* A static schedule with a chunk size: the next chunk of member num of
+ * nthreads (a thread of the team, or a team of the league) is chunk
+ * trip * nthreads + num. */
+static void static_next(loop_chunks_t *c, void *frame) {
   uint64_t first = (c->trip * c->nthreads + c->num) * c->chunk;
   if (first >= c->n)
     return;
@@ -145,12 +146,109 @@ void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame) {
   deliver(c, first, it, frame);
 }
 
+void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  c->left = INT64_MAX;
+  if (c->magic != CHUNKS_MAGIC || c->schedule != POMP_CHUNKS_STATIC ||
+      !c->chunk)
+    return;
+  static_next(c, frame);
+}
+
 void bridge_loop_chunks_exit(POMP_Chunks_t *chunks) {
   loop_chunks_t *c = (loop_chunks_t *)chunks;
   if (c->magic != CHUNKS_MAGIC)
     return;
   if (c->schedule == POMP_CHUNKS_RUNTIME)
     armed = c->prev;
+  c->magic = 0;
+}
+
+/* ---- distribute chunks ----------------------------------------------------
+ */
+
+/* GCC computes each team's share of a distribute loop inline (no runtime
+ * call), from omp_get_team_num and omp_get_num_teams, as OpenMP fixes it:
+ * with dist_schedule(static, c) team t of T runs chunks t, t + T, ...;
+ * without a chunk size one contiguous chunk of n / T iterations, the first
+ * n % T teams one more.  The same is computed here, on the team's initial
+ * thread, and reported as dispatch(ompt_dispatch_distribute_chunk). */
+
+extern int omp_get_team_num(void) __attribute__((weak));
+extern int omp_get_num_teams(void) __attribute__((weak));
+
+/* The distribute parallel for (POMP_CHUNKS_REGIONS) this thread is in:
+ * each parallel region it starts is the next chunk. */
+static __thread loop_chunks_t *dist_armed
+    __attribute__((tls_model("initial-exec")));
+
+void bridge_distribute_chunks_enter(POMP_Chunks_t *chunks, int schedule,
+                                    int64_t chunk_size, int64_t init,
+                                    int64_t final, int64_t incr, void *frame) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  memset(c, 0, sizeof *c);
+  c->left = INT64_MAX;
+  c->magic = DIST_MAGIC;
+  c->schedule = POMP_CHUNKS_NONE;
+  if (schedule != POMP_CHUNKS_STATIC && schedule != POMP_CHUNKS_REGIONS)
+    return;
+  uint64_t n = bridge_loop_count(init, final, incr);
+  if (n == 0)
+    return; /* bounds not known (or an empty loop): nothing to report */
+  int teams = omp_get_num_teams ? omp_get_num_teams() : 1;
+  int num = omp_get_team_num ? omp_get_team_num() : 0;
+  if (teams < 1 || num < 0 || num >= teams)
+    return;
+  c->n = n;
+  c->nthreads = (uint32_t)teams;
+  c->num = (uint32_t)num;
+  if (chunk_size > 0) {
+    c->schedule = schedule;
+    c->chunk = (uint64_t)chunk_size;
+    if (schedule == POMP_CHUNKS_STATIC) {
+      c->left = 0; /* the first iteration asks for the first chunk */
+    } else {
+      c->prev = dist_armed;
+      dist_armed = c;
+    }
+    return;
+  }
+  /* One chunk per team, whatever the schedule value: report it now. */
+  c->schedule = POMP_CHUNKS_STATIC;
+  uint64_t q = n / (uint64_t)teams, r = n % (uint64_t)teams;
+  uint64_t first = q * (uint64_t)num + ((uint64_t)num < r ? (uint64_t)num : r);
+  if ((uint64_t)num < r)
+    q++;
+  if (q > 0)
+    deliver(c, first, q, frame);
+}
+
+void bridge_distribute_chunk_next(POMP_Chunks_t *chunks, void *frame) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  c->left = INT64_MAX;
+  if (c->magic != DIST_MAGIC || c->schedule != POMP_CHUNKS_STATIC || !c->chunk)
+    return;
+  static_next(c, frame);
+}
+
+void bridge_distribute_region_start(void *frame) {
+  loop_chunks_t *c = dist_armed;
+  if (!c)
+    return;
+  /* A record left behind would live in a frame older than this one. */
+  if ((uintptr_t)c < (uintptr_t)frame || c->magic != DIST_MAGIC) {
+    dist_armed = NULL;
+    return;
+  }
+  static_next(c, frame);
+}
+
+void bridge_distribute_chunks_exit(POMP_Chunks_t *chunks) {
+  loop_chunks_t *c = (loop_chunks_t *)chunks;
+  if (c->magic != DIST_MAGIC)
+    return;
+  if (c->schedule == POMP_CHUNKS_REGIONS && dist_armed == c)
+    dist_armed = c->prev;
   c->magic = 0;
 }
 

@@ -30,6 +30,16 @@ void bridge_loop_chunks_enter(POMP_Chunks_t *chunks, int schedule,
 /* Static schedule with a chunk size: the thread starts its next chunk. */
 void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame);
 void bridge_loop_chunks_exit(POMP_Chunks_t *chunks);
+/* The same for a distribute construct, on each team's initial thread
+ * (dispatch(ompt_dispatch_distribute_chunk)); POMP_CHUNKS_REGIONS: each
+ * parallel region the thread starts until the exit is the next chunk
+ * (bridge_distribute_region_start, from the parallel entry points). */
+void bridge_distribute_chunks_enter(POMP_Chunks_t *chunks, int schedule,
+                                    int64_t chunk_size, int64_t init,
+                                    int64_t final, int64_t incr, void *frame);
+void bridge_distribute_chunk_next(POMP_Chunks_t *chunks, void *frame);
+void bridge_distribute_region_start(void *frame);
+void bridge_distribute_chunks_exit(POMP_Chunks_t *chunks);
 
 /* ---- taskloop (bridge_taskloop.c) -----------------------------------------
  */

@@ -9,8 +9,9 @@
  * splits the iterations, copies the data block once per task (through the
  * program's copy function, if any) and writes each task's first and
  * past-the-end iteration into the first two words of its copy.  The
- * tasks' boundaries never appear in the source, so libpompt's shared
- * library interposes the entry, when the instrumented construct's
+ * tasks' boundaries never appear in the source, so libpompt interposes
+ * the entry (the static library as __wrap_GOMP_taskloop[_ull], linked with
+ * --wrap: bridge_gomp_entry.h), when the instrumented construct's
  * POMP_Taskloop_enter armed it:
  *  - it hands libgomp a block that holds the program's block after a
  *    header of its own, with the same layout where libgomp looks (the
@@ -39,7 +40,6 @@
  *    its wait is then inside the call, and reported after it.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
 #include "bridge_runtime.h"
 
@@ -120,8 +121,6 @@ void bridge_taskloop_exit(const void *codeptr, void *frame) {
                       c->codeptr, c->frame);
   bridge_work_leave(BRIDGE_B_TASK_EE, ompt_work_taskloop, codeptr, frame);
 }
-
-#ifndef POMPT_STATIC_LIB
 
 /* The construct of this call whose work begin waits for it (disarms). */
 static tl_construct_t *take_construct(void) {
@@ -465,7 +464,8 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
 }
 
 /* The interposed entries. */
-#define EXPORT __attribute__((visibility("default"), weak))
+GOMP_REAL_DECL(GOMP_taskloop);
+GOMP_REAL_DECL(GOMP_taskloop_ull);
 
 typedef void (*gomp_taskloop_t)(void (*)(void *), void *,
                                 void (*)(void *, void *), long, long, unsigned,
@@ -531,13 +531,12 @@ static void go_long(const tl_call_t *call, void (*fn)(void *), void *data,
                 lc->priority, lc->start, lc->end, lc->step);
 }
 
-EXPORT void GOMP_taskloop(void (*fn)(void *), void *data,
-                          void (*cpyfn)(void *, void *), long arg_size,
-                          long arg_align, unsigned flags,
-                          unsigned long num_tasks, int priority, long start,
-                          long end, long step) {
+GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop)(
+    void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+    long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
+    int priority, long start, long end, long step) {
   if (!real_taskloop &&
-      !(real_taskloop = (gomp_taskloop_t)dlsym(RTLD_NEXT, "GOMP_taskloop")))
+      !(real_taskloop = (gomp_taskloop_t)GOMP_REAL(GOMP_taskloop)))
     no_libgomp();
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
@@ -573,14 +572,13 @@ static void go_ull(const tl_call_t *call, void (*fn)(void *), void *data,
                     uc->priority, uc->start, uc->end, uc->step);
 }
 
-EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data,
-                              void (*cpyfn)(void *, void *), long arg_size,
-                              long arg_align, unsigned flags,
-                              unsigned long num_tasks, int priority,
-                              unsigned long long start, unsigned long long end,
-                              unsigned long long step) {
-  if (!real_taskloop_ull && !(real_taskloop_ull = (gomp_taskloop_ull_t)dlsym(
-                                  RTLD_NEXT, "GOMP_taskloop_ull")))
+GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop_ull)(
+    void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+    long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
+    int priority, unsigned long long start, unsigned long long end,
+    unsigned long long step) {
+  if (!real_taskloop_ull &&
+      !(real_taskloop_ull = (gomp_taskloop_ull_t)GOMP_REAL(GOMP_taskloop_ull)))
     no_libgomp();
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
@@ -603,23 +601,26 @@ EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data,
   taskloop_reported(&uc.c, codeptr, __builtin_dwarf_cfa(), go_ull, w);
 }
 
+#ifdef POMPT_STATIC_LIB
+/* Not interposed: libgomp.a's own (in its member with GOMP_taskloop, which
+ * --wrap with -u links), or NULL. */
+extern void GOMP_taskgroup_start(void) __attribute__((weak));
+extern void GOMP_taskgroup_end(void) __attribute__((weak));
+#define GOMP_LIBGOMP(name) (name)
+#else
+#define GOMP_LIBGOMP(name) GOMP_REAL(name)
+#endif
+
 void bridge_taskloop_setup(void) {
-  real_taskloop = (gomp_taskloop_t)dlsym(RTLD_NEXT, "GOMP_taskloop");
-  real_taskloop_ull =
-      (gomp_taskloop_ull_t)dlsym(RTLD_NEXT, "GOMP_taskloop_ull");
-  real_tg_start = (gomp_taskgroup_t)dlsym(RTLD_NEXT, "GOMP_taskgroup_start");
-  real_tg_end = (gomp_taskgroup_t)dlsym(RTLD_NEXT, "GOMP_taskgroup_end");
-  int interposed =
-      real_taskloop && real_taskloop_ull &&
-      dlsym(RTLD_DEFAULT, "GOMP_taskloop") == (void *)GOMP_taskloop &&
-      dlsym(RTLD_DEFAULT, "GOMP_taskloop_ull") == (void *)GOMP_taskloop_ull;
+  real_taskloop = (gomp_taskloop_t)GOMP_REAL(GOMP_taskloop);
+  real_taskloop_ull = (gomp_taskloop_ull_t)GOMP_REAL(GOMP_taskloop_ull);
+  real_tg_start = (gomp_taskgroup_t)GOMP_LIBGOMP(GOMP_taskgroup_start);
+  real_tg_end = (gomp_taskgroup_t)GOMP_LIBGOMP(GOMP_taskgroup_end);
+  int interposed = real_taskloop && real_taskloop_ull &&
+                   GOMP_INTERPOSED(GOMP_taskloop) &&
+                   GOMP_INTERPOSED(GOMP_taskloop_ull);
   taskloop_interposed = interposed;
   bridge_log("the tasks of a taskloop: %s",
              interposed ? "reported (libgomp's GOMP_taskloop interposed)"
                         : "not reported (GOMP_taskloop is not interposed)");
 }
-#else
-/* The static library interposes nothing: a taskloop is reported as a
- * whole (work taskloop). */
-void bridge_taskloop_setup(void) {}
-#endif /* POMPT_STATIC_LIB */

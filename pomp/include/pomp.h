@@ -593,6 +593,34 @@ int32_t POMP_Distribute_exit(POMP_Handle_t handle, int32_t thread_id);
 int32_t POMP_Distribute_parallel_enter(POMP_Handle_t handle, int32_t thread_id);
 int32_t POMP_Distribute_parallel_exit(POMP_Handle_t handle, int32_t thread_id);
 
+/* Distribute chunks (pompt extension, --loop-level=chunks): the enter and
+ * exit events of a distribute construct whose chunks are reported
+ * (dispatch(ompt_dispatch_distribute_chunk) on each team's initial thread),
+ * used instead of POMP_Distribute_enter / _exit; for distribute parallel
+ * for the parallel events come between them as before.  The compiled code
+ * computes each team's share itself, so the library computes the same
+ * chunks from the bounds, the dist_schedule chunk size (-1 or 0: none) and
+ * the league (omp_get_team_num, omp_get_num_teams).  schedule:
+ *  - POMP_CHUNKS_STATIC: without a chunk size the team's one chunk is
+ *    reported at the enter event; with one, the loop body starts with
+ *      if (--chunks.pomp_left < 0) POMP_Distribute_chunk_next(handle, T,
+ * &chunks);
+ *  - POMP_CHUNKS_REGIONS: distribute parallel for with a chunk size: each
+ *    parallel region the thread starts between enter and exit runs the
+ *    team's next chunk, reported when the region starts;
+ *  - POMP_CHUNKS_NONE: chunks are not reported. */
+#define POMP_CHUNKS_REGIONS 3
+
+int32_t POMP_Distribute_chunks_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                     POMP_Chunks_t *chunks, int32_t schedule,
+                                     int64_t chunk_size, int64_t init_iter,
+                                     int64_t final_iter, int64_t incr,
+                                     const char ctc[]);
+int32_t POMP_Distribute_chunk_next(POMP_Handle_t handle, int32_t thread_id,
+                                   POMP_Chunks_t *chunks);
+int32_t POMP_Distribute_chunks_exit(POMP_Handle_t handle, int32_t thread_id,
+                                    POMP_Chunks_t *chunks);
+
 /* ======================================================================== */
 /* Compact event family (pompt extension): what pomp-instr emits for the    */
 /* most frequent constructs.  Same events, same order, same OMPT callbacks  */

@@ -83,3 +83,56 @@ EXPORT int32_t POMP_Distribute_parallel_exit(POMP_Handle_t handle,
   bridge_distribute_parallel_exit();
   return POMP_SUCCESS;
 }
+
+/* distribute at --loop-level=chunks: POMP_Distribute_enter / _exit plus the
+ * team's chunks (bridge_loop.c computes them as GCC's inline code does). */
+EXPORT int32_t POMP_Distribute_chunks_enter(
+    POMP_Handle_t *handle, int32_t thread_id, POMP_Chunks_t *chunks,
+    int32_t schedule, int64_t chunk_size, int64_t init_iter, int64_t final_iter,
+    int64_t incr, const char ctc[]) {
+  (void)thread_id;
+  /* Valid without a tool too: the body's check then never fires. */
+  if (chunks) {
+    memset(chunks, 0, sizeof *chunks);
+    chunks->pomp_left = INT64_MAX;
+  }
+  FIRST_EVENT(handle, ctc);
+  if (!chunks)
+    return POMP_ERR_ARG;
+  bridge_work(ompt_work_distribute, ompt_scope_begin,
+              bridge_loop_count(init_iter, final_iter, incr), CODEPTR);
+  bridge_distribute_chunks_enter(chunks, schedule, chunk_size, init_iter,
+                                 final_iter, incr, FRAME);
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Distribute_chunk_next(POMP_Handle_t handle,
+                                          int32_t thread_id,
+                                          POMP_Chunks_t *chunks) {
+  (void)thread_id;
+  if (!bridge_active) {
+    if (chunks)
+      chunks->pomp_left = INT64_MAX;
+    return POMP_SUCCESS;
+  }
+  LATER_EVENT(handle);
+  if (!chunks)
+    return POMP_ERR_ARG;
+  bridge_distribute_chunk_next(chunks, FRAME);
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Distribute_chunks_exit(POMP_Handle_t handle,
+                                           int32_t thread_id,
+                                           POMP_Chunks_t *chunks) {
+  (void)thread_id;
+  LATER_EVENT(handle);
+  if (!chunks)
+    return POMP_ERR_ARG;
+  bridge_distribute_chunks_exit(chunks);
+  bridge_work(ompt_work_distribute, ompt_scope_end, 0, CODEPTR);
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}

@@ -1657,8 +1657,15 @@ STATIC_PROG_C = r"""
 #include <stdio.h>
 int main(void) {
   long s = 0;
-  int tasks = 0;
+  int tasks = 0, copies = 0;
 #pragma omp parallel num_threads(2)
+  {
+    int c = 0;
+    /* libgomp's GOMP_single_copy_start / _end: a barrier of its own */
+#pragma omp single copyprivate(c)
+    c = 1;
+#pragma omp atomic
+    copies += c;
 #pragma omp single
   {
 #pragma omp taskloop reduction(+ : s) num_tasks(4)
@@ -1678,7 +1685,8 @@ int main(void) {
     omp_fulfill_event(ev);
 #pragma omp taskwait
   }
-  printf("s=%ld tasks=%d\n", s, tasks);
+  }
+  printf("s=%ld tasks=%d copies=%d\n", s, tasks, copies);
   return 0;
 }
 """
@@ -1690,7 +1698,7 @@ STATIC_TOOL_C = r"""
 #include <stdatomic.h>
 #include <stdio.h>
 static atomic_int threads, parallels, tasks, taskloops, tl_chunks, completes,
-    detached, fulfills;
+    detached, fulfills, impl_barriers;
 static void on_thread(ompt_thread_t t, ompt_data_t *d) {
   (void)t, (void)d;
   threads++;
@@ -1728,6 +1736,12 @@ static void on_dispatch(ompt_data_t *a, ompt_data_t *b, ompt_dispatch_t k,
   if (k == ompt_dispatch_taskloop_chunk)
     tl_chunks++;
 }
+static void on_sync(ompt_sync_region_t k, ompt_scope_endpoint_t ep,
+                    ompt_data_t *a, ompt_data_t *b, const void *c) {
+  (void)a, (void)b, (void)c;
+  if (k == ompt_sync_region_barrier_implementation && ep == ompt_scope_begin)
+    impl_barriers++;
+}
 static int init(ompt_function_lookup_t lookup, int dev, ompt_data_t *d) {
   (void)dev, (void)d;
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -1737,14 +1751,16 @@ static int init(ompt_function_lookup_t lookup, int dev, ompt_data_t *d) {
   set(ompt_callback_task_schedule, (ompt_callback_t)on_schedule);
   set(ompt_callback_work, (ompt_callback_t)on_work);
   set(ompt_callback_dispatch, (ompt_callback_t)on_dispatch);
+  set(ompt_callback_sync_region, (ompt_callback_t)on_sync);
   return 1;
 }
 static void fini(ompt_data_t *d) {
   (void)d;
   fprintf(stderr, "counts threads=%d parallels=%d tasks=%d taskloops=%d "
-          "tl_chunks=%d completes=%d detached=%d fulfills=%d\n",
+          "tl_chunks=%d completes=%d detached=%d fulfills=%d "
+          "impl_barriers=%d\n",
           threads, parallels, tasks, taskloops, tl_chunks, completes,
-          detached, fulfills);
+          detached, fulfills, impl_barriers);
 }
 ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt) {
   (void)v, (void)rt;
@@ -1754,45 +1770,60 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt) {
 """
 
 
-STATIC_WRAP_C = r"""
-#include <stdatomic.h>
-#include <stdio.h>
-typedef void (*fn_t)(void *);
-typedef void (*copy_t)(void *, void *);
-extern void __real_GOMP_taskloop(fn_t, void *, copy_t, long, long, unsigned,
-                                 unsigned long, int, long, long, long)
-    __attribute__((weak));
-static atomic_int calls;
-void __wrap_GOMP_taskloop(fn_t fn, void *data, copy_t cpy, long size,
-                          long align, unsigned flags, unsigned long n,
-                          int prio, long start, long end, long step) {
-  calls++;
-  __real_GOMP_taskloop(fn, data, cpy, size, align, flags, n, prio, start,
-                       end, step);
-}
-__attribute__((destructor)) static void report(void) {
-  fprintf(stderr, "wrap: GOMP_taskloop calls=%d real=%d\n", calls,
-          __real_GOMP_taskloop != 0);
-}
-"""
-
-
 def static_counts(t, exe):
     p = t.run(["./" + exe], env={"OMP_TOOL_VERBOSE_INIT": "stderr"})
     m = re.search(r"^counts (.*)$", p.stderr, re.M)
     check(m, "%s: the tool linked into the program was not started:\n%s"
           % (exe, p.stderr))
-    return p.stdout, {k: int(v) for k, v in
-                      (kv.split("=") for kv in m.group(1).split())}
+    return p.stdout, p.stderr, {k: int(v) for k, v in
+                                (kv.split("=") for kv in m.group(1).split())}
+
+
+# libgomp's entries that libpompt.a must wrap (bridge_gomp.c,
+# bridge_taskloop.c, bridge_gomp_sync.c).
+STATIC_WRAPPED = ("GOMP_parallel", "GOMP_parallel_reductions",
+                  "GOMP_parallel_loop_runtime", "GOMP_task",
+                  "GOMP_taskloop", "GOMP_taskloop_ull", "GOMP_barrier",
+                  "GOMP_barrier_cancel", "GOMP_single_copy_start",
+                  "GOMP_single_copy_end")
+# What doc/ompt-mapping.md says the program gets either way: the initial and
+# the worker thread, one region, the taskloop as a construct and its four
+# tasks, each with its chunk, the three tasks and the detachable one, its
+# fulfilment (early: the task completes at its end; late: it detaches there
+# and the fulfilment completes it), and copyprivate's barrier on each thread
+# (its split barrier, then GCC's GOMP_barrier after it).
+STATIC_WANT = {"threads": 2, "parallels": 1, "taskloops": 1,
+               "tasks": 3 + 1 + 4, "tl_chunks": 4, "fulfills": 1,
+               "impl_barriers": 4}
+
+
+def check_static_counts(name, c, want):
+    for key, n in want.items():
+        check(c[key] == n, "%s: %s=%d, expected %d (%s)"
+              % (name, key, c[key], n, c))
+    # Each task completes at its end, or detaches there and its fulfilment
+    # completes it.
+    check(c["completes"] + c["detached"] == c["tasks"]
+          and c["detached"] <= c["fulfills"],
+          "%s: tasks unfinished (%s)" % (name, c))
+
+
+def wrap_options(stderr):
+    """The GOMP_ entries pomp-link's verbose command line wraps, and those
+    it names with -u."""
+    wraps = set(re.findall(r"--wrap=(GOMP_\w+)", stderr))
+    undef = set(re.findall(r"-Wl,-u,(GOMP_\w+)", stderr))
+    return wraps, undef
 
 
 def case_static_tool(t):
     """-static: a tool linked into the program is activated (no dynamic
-    symbol table to look ompt_start_tool up in), and gets what
-    doc/ompt-mapping.md says a static link delivers: the constructs'
-    events, but not the tasks of a taskloop nor a detach fulfilment, which
-    only the shared libpompt's GOMP_ interposers see.  The same program
-    linked dynamically gets them all."""
+    symbol table to look ompt_start_tool up in), and gets what the same
+    program linked dynamically gets: libpompt.a interposes libgomp.a's
+    entries as __wrap_GOMP_<x>, which pomp-link links with --wrap, so the
+    tasks of a taskloop, a detach fulfilment and libgomp's own barriers are
+    reported, and parallel_begin / task_create come when libgomp starts the
+    region or task."""
     src = t.write("prog.c", STATIC_PROG_C)
     tool = t.write("tool.c", STATIC_TOOL_C)
     p = t.run([t.cc, "-fopenmp", "-static", src, "-o", "plain"],
@@ -1801,50 +1832,61 @@ def case_static_tool(t):
         print("the compiler cannot link static OpenMP programs; skipped")
         raise SystemExit(SKIP)
     want = t.run(["./plain"]).stdout
-    check(want == "s=4950 tasks=3\n", "plain static build: %r" % want)
-    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-static", src, tool, "-o", "st")
-    t.pomp_cc(t.cc, "-fopenmp", "-O2", src, tool, "-o", "dyn")
-    out, st = static_counts(t, "st")
+    check(want == "s=4950 tasks=3 copies=2\n",
+          "plain static build: %r" % want)
+    p = t.pomp_cc("--verbose", t.cc, "-fopenmp", "-O2", "-static", src, tool,
+                  "-o", "st")
+    st_link = p.stderr
+    p = t.pomp_cc("--verbose", t.cc, "-fopenmp", "-O2", src, tool, "-o",
+                  "dyn")
+    check("--wrap" not in p.stderr,
+          "pomp-link wraps in a dynamic link:\n%s" % p.stderr)
+    out, st_log, st = static_counts(t, "st")
     check(out == want, "static: %r, plain %r" % (out, want))
-    out, dyn = static_counts(t, "dyn")
+    out, dyn_log, dyn = static_counts(t, "dyn")
     check(out == want, "dynamic: %r, plain %r" % (out, want))
-    # Both: the initial and the worker thread, one region, the taskloop as
-    # a construct, the three tasks and the detachable one.
-    for name, c in (("static", st), ("dynamic", dyn)):
-        for key, n in (("threads", 2), ("parallels", 1), ("taskloops", 1)):
-            check(c[key] == n, "%s: %s=%d, expected %d (%s)"
-                  % (name, key, c[key], n, c))
-    # Dynamic: the four tasks of the taskloop, each its chunk; the detach
-    # fulfilment (early: the task completes at its end; late: it detaches
-    # there and the fulfilment completes it).
-    check(dyn["tasks"] == 3 + 1 + 4 and dyn["tl_chunks"] == 4
-          and dyn["fulfills"] == 1
-          and dyn["completes"] + dyn["detached"] == 8,
-          "dynamic: %s" % dyn)
-    # Static (documented): no taskloop tasks, and the detachable task is
-    # left at detach, its fulfilment unmatched.
-    check(st["tasks"] == 3 + 1 and st["tl_chunks"] == 0
-          and st["fulfills"] == 0 and st["detached"] == 1
-          and st["completes"] == 3, "static: %s" % st)
-    # How a static libpompt can interpose libgomp.a: pomp-link links
-    # __wrap_GOMP_<x> of libpompt.a with --wrap (and -u for the real entry)
-    # for each it defines.  A libpompt.a with one such wrapper added:
+    check_static_counts("dynamic", dyn, STATIC_WANT)
+    check_static_counts("static", st, STATIC_WANT)
+    for log in (st_log, dyn_log):
+        check("delivered when libgomp starts the region or task" in log
+              and "the tasks of a taskloop: reported" in log,
+              "libgomp's entries not interposed:\n%s" % log)
+    # pomp-link wraps exactly the entries libpompt.a has a __wrap_ of, and
+    # names each real one with -u (a weak __real_ reference links none).
+    lib_a = os.path.join(build_root(), "libpompt.a")
+    defined = set(re.findall(r" T __wrap_(GOMP_\w+)$", t.nm(lib_a), re.M))
+    missing = [g for g in STATIC_WRAPPED if g not in defined]
+    check(not missing, "libpompt.a lacks __wrap_ of %s" % missing)
+    wraps, undef = wrap_options(st_link)
+    check(wraps == defined and undef == defined,
+          "pomp-link: --wrap %s, -u %s; libpompt.a wraps %s"
+          % (sorted(wraps), sorted(undef), sorted(defined)))
+    syms = t.nm("st")
+    for g in ("GOMP_taskloop", "GOMP_barrier"):
+        check(re.search(r" T __wrap_%s$" % g, syms, re.M)
+              and re.search(r" T %s$" % g, syms, re.M),
+              "st: %s or its wrapper not linked" % g)
+    # A libpompt.a without the barrier wrappers' member: pomp-link wraps
+    # what is left, and the program runs with libgomp's own barriers, which
+    # are then not reported.
     lib = os.path.join(t.root, "lib")
     os.mkdir(lib)
-    shutil.copy(os.path.join(build_root(), "libpompt.a"), lib)
-    wrap = t.write("wrap.c", STATIC_WRAP_C)
-    t.run([t.cc, "-c", wrap, "-o", "wrap.o"])
-    t.run(["ar", "r", os.path.join(lib, "libpompt.a"), "wrap.o"])
+    shutil.copy(lib_a, lib)
+    members = t.run(["ar", "t", os.path.join(lib, "libpompt.a")]).stdout
+    sync = [m for m in members.split() if m.endswith("bridge_gomp_sync.c.o")]
+    check(len(sync) == 1, "no bridge_gomp_sync member in:\n%s" % members)
+    t.run(["ar", "d", os.path.join(lib, "libpompt.a"), sync[0]])
     p = t.pomp_cc("--verbose", t.cc, "-fopenmp", "-O2", "-static", src,
-                  tool, "-o", "wrapped", env={"POMPT_LIBDIR": lib})
-    check("--wrap=GOMP_taskloop" in p.stderr
-          and "--wrap=GOMP_task " not in p.stderr,
-          "pomp-link: no --wrap for exactly the wrapper defined:\n%s"
-          % p.stderr)
-    r = t.run(["./wrapped"])
-    check(r.stdout == want, "wrapped: %r, plain %r" % (r.stdout, want))
-    check("wrap: GOMP_taskloop calls=1 real=1" in r.stderr,
-          "the wrapper did not get the program's call:\n%s" % r.stderr)
+                  tool, "-o", "part", env={"POMPT_LIBDIR": lib})
+    wraps, undef = wrap_options(p.stderr)
+    gone = {"GOMP_barrier", "GOMP_barrier_cancel", "GOMP_single_copy_start",
+            "GOMP_single_copy_end"}
+    check(wraps == defined - gone and undef == defined - gone,
+          "pomp-link without the barrier wrappers: --wrap %s, -u %s"
+          % (sorted(wraps), sorted(undef)))
+    out, _, part = static_counts(t, "part")
+    check(out == want, "part: %r, plain %r" % (out, want))
+    check_static_counts("part", part, dict(STATIC_WANT, impl_barriers=0))
     t.check_tmp_empty()
 
 

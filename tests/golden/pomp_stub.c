@@ -1128,6 +1128,58 @@ int32_t POMP_Distribute_exit(POMP_Handle_t h, int32_t thread_id) {
   close_ev(h, EV_DISTRIBUTE, thread_id);
   return POMP_SUCCESS;
 }
+/* --loop-level=chunks: as Distribute_enter / _exit, with the chunk state
+ * checked as for a loop's chunks. */
+int32_t POMP_Distribute_chunks_enter(POMP_Handle_t *handle, int32_t thread_id,
+                                     POMP_Chunks_t *chunks, int32_t schedule,
+                                     int64_t chunk_size, int64_t init_iter,
+                                     int64_t final_iter, int64_t incr,
+                                     const char ctc[]) {
+  (void)init_iter, (void)final_iter, (void)incr;
+  POMP_Handle_t h = init_handle(handle, ctc);
+  check_type(h, "distribute chunks enter",
+             "distribute|distributesimd|distributeparallelfor|"
+             "distributeparallelforsimd|teamsdistribute|teamsdistributesimd|"
+             "teamsdistributeparallelfor|teamsdistributeparallelforsimd");
+  if (schedule < POMP_CHUNKS_NONE || schedule > POMP_CHUNKS_REGIONS ||
+      schedule == POMP_CHUNKS_RUNTIME)
+    problem("distribute chunks enter: unknown schedule%s%s", "", "");
+  if (!chunks) {
+    problem("distribute chunks enter without chunk storage%s%s", "", "");
+  } else {
+    chunks->pomp_left = schedule == POMP_CHUNKS_STATIC && chunk_size > 0
+                            ? 0
+                            : INT64_MAX;
+    chunks->pomp_opaque[0] = CHUNKS_MAGIC ^ (uint64_t)(uintptr_t)h;
+  }
+  log_event("distribute_enter", h);
+  open_ev(h, EV_DISTRIBUTE, thread_id);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Distribute_chunk_next(POMP_Handle_t h, int32_t thread_id,
+                                   POMP_Chunks_t *chunks) {
+  check_tid(thread_id);
+  if (!chunks ||
+      chunks->pomp_opaque[0] != (CHUNKS_MAGIC ^ (uint64_t)(uintptr_t)h))
+    problem("chunk storage does not come from the distribute's enter "
+            "event%s%s",
+            "", "");
+  else
+    chunks->pomp_left = 2; /* a chunk of three iterations, for the check */
+  log_event("distribute_chunk_next", h);
+  return POMP_SUCCESS;
+}
+int32_t POMP_Distribute_chunks_exit(POMP_Handle_t h, int32_t thread_id,
+                                    POMP_Chunks_t *chunks) {
+  if (!chunks ||
+      chunks->pomp_opaque[0] != (CHUNKS_MAGIC ^ (uint64_t)(uintptr_t)h))
+    problem("chunk storage does not come from the distribute's enter "
+            "event%s%s",
+            "", "");
+  log_event("distribute_exit", h);
+  close_ev(h, EV_DISTRIBUTE, thread_id);
+  return POMP_SUCCESS;
+}
 int32_t POMP_Distribute_parallel_enter(POMP_Handle_t h, int32_t thread_id) {
   check_type(h, "distribute parallel enter",
              "distributeparallelfor|distributeparallelforsimd|"

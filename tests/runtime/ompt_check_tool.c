@@ -139,6 +139,9 @@ static atomic_int errors;
   X(dispatch_taskloop_chunk)                                                   \
   X(taskloop_iterations)                                                       \
   X(taskloop_index_sum)                                                        \
+  X(dispatch_distribute_chunk)                                                 \
+  X(distribute_iterations)                                                     \
+  X(distribute_index_sum)                                                      \
   X(task_create_taskwait)                                                      \
   X(taskwait_complete)
 
@@ -488,7 +491,19 @@ static void on_dispatch(ompt_data_t *parallel, ompt_data_t *task,
     count(C_dispatch_section);
   else if (kind == ompt_dispatch_iteration)
     count(C_dispatch_iteration);
-  else if (kind == ompt_dispatch_ws_loop_chunk ||
+  else if (kind == ompt_dispatch_distribute_chunk) {
+    /* As below: a league's chunks partition the logical iterations. */
+    const ompt_dispatch_chunk_t *ch = instance.ptr;
+    count(C_dispatch_distribute_chunk);
+    if (!ch || ch->iterations == 0) {
+      error("dispatch(distribute_chunk) without a chunk");
+    } else {
+      atomic_fetch_add(&counts[C_distribute_iterations], (long)ch->iterations);
+      atomic_fetch_add(&counts[C_distribute_index_sum],
+                       (long)(ch->iterations * ch->start +
+                              ch->iterations * (ch->iterations - 1) / 2));
+    }
+  } else if (kind == ompt_dispatch_ws_loop_chunk ||
            kind == ompt_dispatch_taskloop_chunk) {
     /* The sums let a test check that a loop's chunks partition its
      * logical iterations 0 .. N-1: N iterations, indices summing to

@@ -1,0 +1,42 @@
+/*
+ * bridge_gomp_entry.h -- how libpompt names the libgomp entries it
+ * interposes and how it reaches libgomp's own, in either library.  The
+ * interposers (bridge_gomp.c, bridge_gomp_sync.c, bridge_taskloop.c) have
+ * one body each; only these names differ.
+ *
+ * Shared library: an entry is defined under libgomp's name (weak, so that
+ * a static link against libgomp.a keeps libgomp's), the program's calls
+ * reach it because libpompt comes before libgomp in the lookup order, and
+ * libgomp's is found with dlsym(RTLD_NEXT).
+ *
+ * Static library: libgomp.a defines the same names and there is no
+ * RTLD_NEXT, so an entry is __wrap_GOMP_<x>.  pomp-link links it with
+ * -Wl,--wrap=GOMP_<x> (the program's calls of GOMP_<x> then reach it) and
+ * -Wl,-u,GOMP_<x>; libgomp's is __real_GOMP_<x>, a weak reference that the
+ * linker resolves to libgomp.a's GOMP_<x> under --wrap and leaves NULL
+ * otherwise: non-NULL exactly when the program's calls come here.
+ */
+#ifndef BRIDGE_GOMP_ENTRY_H
+#define BRIDGE_GOMP_ENTRY_H
+
+/* Declares __real_<name> (a weak reference; unused in the shared build).
+ * void (void) converts to any function pointer type without a warning. */
+#define GOMP_REAL_DECL(name)                                                   \
+  extern void __real_##name(void) __attribute__((weak))
+
+#ifdef POMPT_STATIC_LIB
+#define GOMP_EXPORT
+#define GOMP_ENTRY(name) __wrap_##name
+/* libgomp's entry (a function pointer, cast by the caller), or NULL. */
+#define GOMP_REAL(name) (__real_##name)
+/* Whether the program's calls of name reach GOMP_ENTRY(name). */
+#define GOMP_INTERPOSED(name) (__real_##name != 0)
+#else
+#include <dlfcn.h>
+#define GOMP_EXPORT __attribute__((visibility("default"), weak))
+#define GOMP_ENTRY(name) name
+#define GOMP_REAL(name) dlsym(RTLD_NEXT, #name)
+#define GOMP_INTERPOSED(name) (dlsym(RTLD_DEFAULT, #name) == (void *)name)
+#endif
+
+#endif /* BRIDGE_GOMP_ENTRY_H */
