@@ -559,11 +559,12 @@ EXPORT int32_t POMP_Task_create_begin(POMP_Handle_t *handle, int32_t thread_id,
                                       POMP_Task_t *task, int32_t task_flags,
                                       const char ctc[]) {
   (void)thread_id;
-  if (task)
-    memset(task, 0, sizeof *task);
   FIRST_EVENT(handle, ctc);
   if (!task)
     return POMP_ERR_ARG;
+  /* Only read with a tool active (every later event of the task returns at
+   * once without one), so not cleared before. */
+  memset(task, 0, sizeof *task);
   int32_t status = bridge_task_create_begin(task, task_flags, CODEPTR, FRAME);
   NO_TAIL_CALL();
   return status;
