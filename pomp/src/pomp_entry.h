@@ -19,6 +19,9 @@
 /* The canonical frame address of the entry point: the caller's stack
  * pointer at the call, the same for every event called from one frame. */
 #define FRAME __builtin_dwarf_cfa()
+/* Keeps the caller's frame for codeptr_ra: no tail call out of an entry
+ * point whose return address or frame the bridge has recorded. */
+#define NO_TAIL_CALL() __asm__ __volatile__("")
 
 /* First event of a construct: handle pointer plus CTC string; records the
  * call site for pompt_region_info. */

@@ -27,10 +27,6 @@
 
 extern int omp_get_max_threads(void) __attribute__((weak));
 
-/* Keeps the caller's frame for codeptr_ra: no tail call out of an entry
- * point whose return address or frame the bridge has recorded. */
-#define NO_TAIL_CALL() __asm__ __volatile__("")
-
 /* ---- Parallel ------------------------------------------------------------ */
 
 static int requested_threads(int32_t num_threads) {

@@ -12,8 +12,6 @@
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
-#define NO_TAIL_CALL() __asm__ __volatile__("")
-
 EXPORT int32_t POMP_Loop_chunks_enter(POMP_Handle_t *handle, int32_t thread_id,
                                       POMP_Chunks_t *chunks, int32_t schedule,
                                       int64_t chunk_size, int64_t init_iter,

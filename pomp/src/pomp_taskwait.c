@@ -13,8 +13,6 @@
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
-#define NO_TAIL_CALL() __asm__ __volatile__("")
-
 EXPORT int32_t POMP_Taskwait_depend_enter(POMP_Handle_t *handle,
                                           int32_t thread_id, POMP_Task_t *task,
                                           const POMP_Dependence_t deps[],
