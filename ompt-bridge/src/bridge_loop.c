@@ -64,17 +64,6 @@ _Static_assert(sizeof(loop_chunks_t) <= sizeof(POMP_Chunks_t),
 /* The innermost runtime-scheduled loop this thread is in. */
 static __thread loop_chunks_t *armed __attribute__((tls_model("initial-exec")));
 
-uint64_t bridge_loop_count(int64_t init, int64_t final, int64_t incr) {
-  if (incr == 0)
-    return 0;
-  if ((incr > 0 && final < init) || (incr < 0 && final > init))
-    return 0;
-  uint64_t span = incr > 0 ? (uint64_t) final - (uint64_t)init
-                           : (uint64_t)init - (uint64_t) final;
-  uint64_t step = incr > 0 ? (uint64_t)incr : -(uint64_t)incr;
-  return span / step + 1;
-}
-
 static void deliver(loop_chunks_t *c, uint64_t start, uint64_t iterations,
                     void *frame) {
   c->out.start = start;
@@ -83,6 +72,32 @@ static void deliver(loop_chunks_t *c, uint64_t start, uint64_t iterations,
                   c->magic == DIST_MAGIC ? ompt_dispatch_distribute_chunk
                                          : ompt_dispatch_ws_loop_chunk,
                   (ompt_data_t){.ptr = &c->out}, frame);
+}
+
+/* Member num of members (a thread of its team, a team of the league) in a
+ * static schedule of n iterations, as GCC expands it: with a chunk size,
+ * chunks num, num + members, num + 2 * members, ... of that size, which
+ * static_next hands out; without one, one contiguous chunk of n / members
+ * iterations, the first n % members members one more, delivered here.
+ * 0 when there is nothing to report (bounds not known, an empty loop). */
+static int static_share(loop_chunks_t *c, uint64_t n, int members, int num,
+                        int64_t chunk_size, void *frame) {
+  if (n == 0 || members < 1 || num < 0 || num >= members)
+    return 0;
+  c->n = n;
+  c->nthreads = (uint32_t)members;
+  c->num = (uint32_t)num;
+  if (chunk_size > 0) {
+    c->chunk = (uint64_t)chunk_size;
+    return 1;
+  }
+  uint64_t q = n / (uint64_t)members, r = n % (uint64_t)members;
+  uint64_t first = q * (uint64_t)num + ((uint64_t)num < r ? (uint64_t)num : r);
+  if ((uint64_t)num < r)
+    q++;
+  if (q > 0)
+    deliver(c, first, q, frame);
+  return 1;
 }
 
 void bridge_loop_chunks_enter(POMP_Chunks_t *chunks, int schedule,
@@ -101,36 +116,14 @@ void bridge_loop_chunks_enter(POMP_Chunks_t *chunks, int schedule,
   }
   if (schedule != POMP_CHUNKS_STATIC)
     return;
-  /* OpenMP's static schedule, as GCC expands it: with a chunk size c,
-   * thread t of T runs chunks t, t + T, t + 2T, ... of c iterations;
-   * without one, each thread one chunk of n / T iterations, the first
-   * n % T threads one iteration more. */
-  uint64_t n = bridge_loop_count(init, final, incr);
-  if (n == 0)
-    return; /* bounds not known (or an empty loop): nothing to report */
   int nthreads = omp_get_num_threads ? omp_get_num_threads() : 1;
   int num = omp_get_thread_num ? omp_get_thread_num() : 0;
-  if (nthreads < 1 || num < 0 || num >= nthreads)
+  if (!static_share(c, bridge_loop_count(init, final, incr), nthreads, num,
+                    chunk_size, frame))
     return;
   c->schedule = schedule;
-  c->n = n;
-  c->nthreads = (uint32_t)nthreads;
-  c->num = (uint32_t)num;
-  if (chunk_size > 0) {
-    c->chunk = (uint64_t)chunk_size;
+  if (chunk_size > 0)
     c->left = 0; /* the first iteration asks for the first chunk */
-    return;
-  }
-  uint64_t q = n / (uint64_t)nthreads, r = n % (uint64_t)nthreads;
-  uint64_t first;
-  if ((uint64_t)num < r) {
-    q++;
-    first = q * (uint64_t)num;
-  } else {
-    first = q * (uint64_t)num + r;
-  }
-  if (q > 0)
-    deliver(c, first, q, frame);
 }
 
 /* A static schedule with a chunk size: the next chunk of member num of
@@ -146,13 +139,18 @@ static void static_next(loop_chunks_t *c, void *frame) {
   deliver(c, first, it, frame);
 }
 
-void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame) {
+/* The next chunk of a static schedule with a chunk size, of a record of
+ * kind magic. */
+static void chunk_next(POMP_Chunks_t *chunks, uint32_t magic, void *frame) {
   loop_chunks_t *c = (loop_chunks_t *)chunks;
   c->left = INT64_MAX;
-  if (c->magic != CHUNKS_MAGIC || c->schedule != POMP_CHUNKS_STATIC ||
-      !c->chunk)
+  if (c->magic != magic || c->schedule != POMP_CHUNKS_STATIC || !c->chunk)
     return;
   static_next(c, frame);
+}
+
+void bridge_loop_chunk_next(POMP_Chunks_t *chunks, void *frame) {
+  chunk_next(chunks, CHUNKS_MAGIC, frame);
 }
 
 void bridge_loop_chunks_exit(POMP_Chunks_t *chunks) {
@@ -192,43 +190,24 @@ void bridge_distribute_chunks_enter(POMP_Chunks_t *chunks, int schedule,
   c->schedule = POMP_CHUNKS_NONE;
   if (schedule != POMP_CHUNKS_STATIC && schedule != POMP_CHUNKS_REGIONS)
     return;
-  uint64_t n = bridge_loop_count(init, final, incr);
-  if (n == 0)
-    return; /* bounds not known (or an empty loop): nothing to report */
   int teams = omp_get_num_teams ? omp_get_num_teams() : 1;
   int num = omp_get_team_num ? omp_get_team_num() : 0;
-  if (teams < 1 || num < 0 || num >= teams)
+  if (!static_share(c, bridge_loop_count(init, final, incr), teams, num,
+                    chunk_size, frame))
     return;
-  c->n = n;
-  c->nthreads = (uint32_t)teams;
-  c->num = (uint32_t)num;
-  if (chunk_size > 0) {
-    c->schedule = schedule;
-    c->chunk = (uint64_t)chunk_size;
-    if (schedule == POMP_CHUNKS_STATIC) {
-      c->left = 0; /* the first iteration asks for the first chunk */
-    } else {
-      c->prev = dist_armed;
-      dist_armed = c;
-    }
-    return;
+  /* Without a chunk size the team's one chunk was reported, whatever the
+   * schedule value. */
+  c->schedule = chunk_size > 0 ? schedule : POMP_CHUNKS_STATIC;
+  if (chunk_size > 0 && schedule == POMP_CHUNKS_STATIC) {
+    c->left = 0; /* the first iteration asks for the first chunk */
+  } else if (chunk_size > 0) {
+    c->prev = dist_armed;
+    dist_armed = c;
   }
-  /* One chunk per team, whatever the schedule value: report it now. */
-  c->schedule = POMP_CHUNKS_STATIC;
-  uint64_t q = n / (uint64_t)teams, r = n % (uint64_t)teams;
-  uint64_t first = q * (uint64_t)num + ((uint64_t)num < r ? (uint64_t)num : r);
-  if ((uint64_t)num < r)
-    q++;
-  if (q > 0)
-    deliver(c, first, q, frame);
 }
 
 void bridge_distribute_chunk_next(POMP_Chunks_t *chunks, void *frame) {
-  loop_chunks_t *c = (loop_chunks_t *)chunks;
-  c->left = INT64_MAX;
-  if (c->magic != DIST_MAGIC || c->schedule != POMP_CHUNKS_STATIC || !c->chunk)
-    return;
-  static_next(c, frame);
+  chunk_next(chunks, DIST_MAGIC, frame);
 }
 
 void bridge_distribute_region_start(void *frame) {

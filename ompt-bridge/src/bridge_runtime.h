@@ -19,8 +19,18 @@
 /* ---- Loop chunks (bridge_loop.c) ----------------------------------------- */
 
 /* The number of iterations of init..final (inclusive) by incr; 0 when
- * unknown or empty. */
-uint64_t bridge_loop_count(int64_t init, int64_t final, int64_t incr);
+ * unknown or empty.  Computed in unsigned arithmetic: no bounds overflow. */
+static inline uint64_t bridge_loop_count(int64_t init, int64_t final,
+                                         int64_t incr) {
+  if (incr == 0)
+    return 0;
+  if ((incr > 0 && final < init) || (incr < 0 && final > init))
+    return 0;
+  uint64_t span = incr > 0 ? (uint64_t) final - (uint64_t)init
+                           : (uint64_t)init - (uint64_t) final;
+  uint64_t step = incr > 0 ? (uint64_t)incr : -(uint64_t)incr;
+  return span / step + 1;
+}
 /* After the loop's work begin, on each thread of the team: arms the
  * chunk reports of this loop instance (POMP_CHUNKS_*); a static schedule
  * without a chunk size reports the thread's one chunk here. */

@@ -289,6 +289,25 @@ void bridge_sde_counter(const char *name, const char *description,
     }
 }
 
+/* libsde's registration entries and pompt's handle there. */
+typedef struct sde_lib {
+  sde_register_cb_fn reg;
+  sde_describe_fn describe; /* NULL in libsde versions without it */
+  void *handle;
+} sde_lib_t;
+
+/* Registers one read-only counter (kind SDE_DELTA or SDE_INSTANT) with its
+ * description: 1 when libsde took it. */
+static int register_counter(const sde_lib_t *sde, const char *name, int kind,
+                            long long (*read)(void *), void *arg,
+                            const char *description) {
+  if (sde->reg(sde->handle, name, SDE_RO | kind, SDE_LONG_LONG, read, arg) != 0)
+    return 0;
+  if (sde->describe)
+    sde->describe(sde->handle, name, description);
+  return 1;
+}
+
 void bridge_sde_start(void) {
   const char *lib = "libsde.so.1";
 #ifdef POMPT_STATIC_LIB
@@ -318,49 +337,28 @@ void bridge_sde_start(void) {
                lib);
     return;
   }
+  sde_lib_t sde = {reg, describe, handle};
   int n = 0;
   char name[64], desc[128];
 #define X(cbname, result)                                                      \
   snprintf(name, sizeof name, "callbacks_" #cbname);                           \
   snprintf(desc, sizeof desc,                                                  \
            "OMPT " #cbname " callbacks dispatched to the tool");               \
-  if (reg(handle, name, SDE_RO | SDE_DELTA, SDE_LONG_LONG, read_slot,          \
-          (void *)(intptr_t)ompt_callback_##cbname) == 0) {                    \
-    n++;                                                                       \
-    if (describe)                                                              \
-      describe(handle, name, desc);                                            \
-  }
+  n += register_counter(&sde, name, SDE_DELTA, read_slot,                      \
+                        (void *)(intptr_t)ompt_callback_##cbname, desc);
   BRIDGE_CALLBACK_LIST(X)
 #undef X
-  if (reg(handle, "callbacks_total", SDE_RO | SDE_DELTA, SDE_LONG_LONG,
-          read_total, NULL) == 0) {
-    n++;
-    if (describe)
-      describe(handle, "callbacks_total",
-               "OMPT callbacks dispatched to the tool, all kinds");
-  }
-  if (reg(handle, "trace_records_delivered", SDE_RO | SDE_DELTA, SDE_LONG_LONG,
-          read_slot, (void *)(intptr_t)SDE_TRACE_RECORDS) == 0) {
-    n++;
-    if (describe)
-      describe(handle, "trace_records_delivered",
-               "device trace records written into the tool's buffers");
-  }
-  if (reg(handle, "trace_records_lost", SDE_RO | SDE_DELTA, SDE_LONG_LONG,
-          read_lost, NULL) == 0) {
-    n++;
-    if (describe)
-      describe(handle, "trace_records_lost",
-               "device trace records lost (no buffer or too small)");
-  }
+  n += register_counter(&sde, "callbacks_total", SDE_DELTA, read_total, NULL,
+                        "OMPT callbacks dispatched to the tool, all kinds");
+  n += register_counter(&sde, "trace_records_delivered", SDE_DELTA, read_slot,
+                        (void *)(intptr_t)SDE_TRACE_RECORDS,
+                        "device trace records written into the tool's buffers");
+  n += register_counter(&sde, "trace_records_lost", SDE_DELTA, read_lost, NULL,
+                        "device trace records lost (no buffer or too small)");
   for (int i = 0; i < SDE_EXTRA && extra[i].name; i++)
-    if (reg(handle, extra[i].name,
-            SDE_RO | (extra[i].instant ? SDE_INSTANT : SDE_DELTA),
-            SDE_LONG_LONG, extra[i].read, extra[i].arg) == 0) {
-      n++;
-      if (describe)
-        describe(handle, extra[i].name, extra[i].description);
-    }
+    n += register_counter(&sde, extra[i].name,
+                          extra[i].instant ? SDE_INSTANT : SDE_DELTA,
+                          extra[i].read, extra[i].arg, extra[i].description);
   bridge_log("PAPI SDE: %s loaded; %d events registered as sde:::pompt::*", lib,
              n);
 }

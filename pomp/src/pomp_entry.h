@@ -23,6 +23,16 @@
  * point whose return address or frame the bridge has recorded. */
 #define NO_TAIL_CALL() __asm__ __volatile__("")
 
+extern int omp_get_max_threads(void) __attribute__((weak));
+
+/* The team size a parallel construct asks for: its num_threads value, or
+ * (-1: no clause) the nthreads-var ICV. */
+static inline int pomp_requested_threads(int32_t num_threads) {
+  if (num_threads > 0)
+    return num_threads;
+  return omp_get_max_threads ? omp_get_max_threads() : 1;
+}
+
 /* First event of a construct: handle pointer plus CTC string; records the
  * call site for pompt_region_info. */
 #define FIRST_EVENT(handle, ctc)                                               \

@@ -25,15 +25,7 @@
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
-extern int omp_get_max_threads(void) __attribute__((weak));
-
 /* ---- Parallel ------------------------------------------------------------ */
-
-static int requested_threads(int32_t num_threads) {
-  if (num_threads > 0)
-    return num_threads;
-  return omp_get_max_threads ? omp_get_max_threads() : 1;
-}
 
 EXPORT int32_t POMP_Parallel_enter_team(POMP_Handle_t *handle,
                                         int32_t thread_id, int32_t num_threads,
@@ -43,7 +35,7 @@ EXPORT int32_t POMP_Parallel_enter_team(POMP_Handle_t *handle,
   FIRST_EVENT(handle, ctc);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_enter(team, requested_threads(num_threads),
+  bridge_parallel_enter(team, pomp_requested_threads(num_threads),
                         if_expr_result == 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
@@ -112,7 +104,7 @@ EXPORT int32_t POMP_Parallel_enter(POMP_Handle_t *handle, int32_t thread_id,
     return POMP_ERR_STATE;
   POMP_Team_t *team = &st->teams[st->depth++];
   __atomic_store_n(&r->seed_team, team, __ATOMIC_RELEASE);
-  bridge_parallel_enter(team, requested_threads(num_threads),
+  bridge_parallel_enter(team, pomp_requested_threads(num_threads),
                         if_expr_result == 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
@@ -153,14 +145,6 @@ EXPORT int32_t POMP_Parallel_exit(POMP_Handle_t handle, int32_t thread_id) {
 
 /* ---- Loops --------------------------------------------------------------- */
 
-static uint64_t iteration_count(int64_t init, int64_t final, int64_t incr) {
-  if (incr == 0)
-    return 0;
-  if ((incr > 0 && final < init) || (incr < 0 && final > init))
-    return 0;
-  return (uint64_t)((final - init) / incr) + 1;
-}
-
 static __thread ompt_dispatch_chunk_t loop_chunk
     __attribute__((tls_model("initial-exec")));
 
@@ -171,7 +155,7 @@ EXPORT int32_t POMP_Loop_enter(POMP_Handle_t *handle, int32_t thread_id,
   (void)thread_id, (void)chunk_size;
   FIRST_EVENT(handle, ctc);
   bridge_work_enter(BRIDGE_B_LOOP_EE, r->loop_work,
-                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    bridge_loop_count(init_iter, final_iter, incr), CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
 }
@@ -674,7 +658,7 @@ EXPORT int32_t POMP_Taskloop_enter(POMP_Handle_t *handle, int32_t thread_id,
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
   /* work(taskloop) and its tasks: bridge_taskloop.c */
-  bridge_taskloop_enter(iteration_count(init_iter, final_iter, incr), CODEPTR,
+  bridge_taskloop_enter(bridge_loop_count(init_iter, final_iter, incr), CODEPTR,
                         FRAME);
   return POMP_SUCCESS;
 }

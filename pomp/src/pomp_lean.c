@@ -14,10 +14,9 @@
  * a merged routine gives both of its events the one call site it has.
  */
 #include "bridge.h"
+#include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
-
-extern int omp_get_max_threads(void) __attribute__((weak));
 
 /* The region of a descriptor for a first event: NULL d is an error, a zero
  * handle is initialised from the CTC string. */
@@ -64,20 +63,6 @@ static inline struct pomp_region *desc_later(POMPT_Desc_t *d) {
   if (!r)                                                                      \
   return POMP_ERR_HANDLE
 
-static int requested_threads(int32_t num_threads) {
-  if (num_threads > 0)
-    return num_threads;
-  return omp_get_max_threads ? omp_get_max_threads() : 1;
-}
-
-static uint64_t iteration_count(int64_t init, int64_t final, int64_t incr) {
-  if (incr == 0)
-    return 0;
-  if ((incr > 0 && final < init) || (incr < 0 && final > init))
-    return 0;
-  return (uint64_t)((final - init) / incr) + 1;
-}
-
 static ompt_sync_region_t implicit_barrier_kind(const struct pomp_region *r) {
   return r->kind == POMP_REGION_PARALLEL
              ? ompt_sync_region_barrier_implicit_parallel
@@ -97,7 +82,7 @@ EXPORT int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
   D_FIRST(d);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_enter(&team->team, requested_threads(num_threads),
+  bridge_parallel_enter(&team->team, pomp_requested_threads(num_threads),
                         if_expr_result == 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
@@ -108,7 +93,8 @@ EXPORT int32_t POMPT_Parallel_fork(POMPT_Desc_t *d, POMPT_Team_t *team) {
   D_FIRST(d);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_enter(&team->team, requested_threads(-1), 0, CODEPTR, FRAME);
+  bridge_parallel_enter(&team->team, pomp_requested_threads(-1), 0, CODEPTR,
+                        FRAME);
   return POMP_SUCCESS;
 }
 
@@ -135,41 +121,34 @@ EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
 
 /* The merged routines below do the first event only when the region is
  * known, as the seed's later event would, and the second one as its own
- * routine would: a first event initialises a zero handle. */
+ * routine would: a first event initialises a zero handle.  Leaves r, the
+ * inner construct's region. */
+#define BEGIN_THEN_FIRST(team)                                                 \
+  if (!bridge_active)                                                          \
+    return POMP_SUCCESS;                                                       \
+  if (!(team))                                                                 \
+    return POMP_ERR_ARG;                                                       \
+  struct pomp_region *r = desc_later((team)->desc);                            \
+  if (r)                                                                       \
+    bridge_parallel_begin(&(team)->team, FRAME);                               \
+  int32_t status_ = POMP_ERR_HANDLE;                                           \
+  if (!r && !(r = desc_first((team)->desc, &status_)))                         \
+    return status_;                                                            \
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
 
 EXPORT int32_t POMPT_Parallel_begin_loop_enter(POMPT_Team_t *team,
                                                int64_t init_iter,
                                                int64_t final_iter,
                                                int64_t incr) {
-  if (!bridge_active)
-    return POMP_SUCCESS;
-  if (!team)
-    return POMP_ERR_ARG;
-  struct pomp_region *r = desc_later(team->desc);
-  if (r)
-    bridge_parallel_begin(&team->team, FRAME);
-  int32_t status = POMP_ERR_HANDLE;
-  if (!r && !(r = desc_first(team->desc, &status)))
-    return status;
-  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
+  BEGIN_THEN_FIRST(team);
   bridge_work_enter(BRIDGE_B_LOOP_EE, r->loop_work,
-                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    bridge_loop_count(init_iter, final_iter, incr), CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMPT_Parallel_begin_sections_enter(POMPT_Team_t *team) {
-  if (!bridge_active)
-    return POMP_SUCCESS;
-  if (!team)
-    return POMP_ERR_ARG;
-  struct pomp_region *r = desc_later(team->desc);
-  if (r)
-    bridge_parallel_begin(&team->team, FRAME);
-  int32_t status = POMP_ERR_HANDLE;
-  if (!r && !(r = desc_first(team->desc, &status)))
-    return status;
-  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
+  BEGIN_THEN_FIRST(team);
   bridge_work_enter(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, r->num_sections,
                     CODEPTR, FRAME);
   return POMP_SUCCESS;
@@ -209,7 +188,7 @@ EXPORT int32_t POMPT_Loop_enter(POMPT_Desc_t *d, int64_t init_iter,
                                 int64_t final_iter, int64_t incr) {
   D_FIRST(d);
   bridge_work_enter(BRIDGE_B_LOOP_EE, r->loop_work,
-                    iteration_count(init_iter, final_iter, incr), CODEPTR,
+                    bridge_loop_count(init_iter, final_iter, incr), CODEPTR,
                     FRAME);
   return POMP_SUCCESS;
 }
