@@ -12,17 +12,43 @@
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
+/* A loop's chunk storage, valid without a tool too: the body's check then
+ * never fires. */
+static void chunks_reset(POMP_Chunks_t *chunks) {
+  if (chunks) {
+    memset(chunks, 0, sizeof *chunks);
+    chunks->pomp_left = INT64_MAX;
+  }
+}
+
+/* The body's check of a static schedule with a chunk size fired: the next
+ * chunk (without a tool, the check is switched off). */
+#define CHUNK_NEXT_ENTRY(name, bridge_next)                                    \
+  EXPORT int32_t name(POMP_Handle_t handle, int32_t thread_id,                 \
+                      POMP_Chunks_t *chunks) {                                 \
+    (void)thread_id;                                                           \
+    if (!bridge_active) {                                                      \
+      if (chunks)                                                              \
+        chunks->pomp_left = INT64_MAX;                                         \
+      return POMP_SUCCESS;                                                     \
+    }                                                                          \
+    LATER_EVENT(handle);                                                       \
+    if (!chunks)                                                               \
+      return POMP_ERR_ARG;                                                     \
+    bridge_next(chunks, FRAME);                                                \
+    NO_TAIL_CALL();                                                            \
+    return POMP_SUCCESS;                                                       \
+  }
+CHUNK_NEXT_ENTRY(POMP_Loop_chunk_next, bridge_loop_chunk_next)
+CHUNK_NEXT_ENTRY(POMP_Distribute_chunk_next, bridge_distribute_chunk_next)
+
 EXPORT int32_t POMP_Loop_chunks_enter(POMP_Handle_t *handle, int32_t thread_id,
                                       POMP_Chunks_t *chunks, int32_t schedule,
                                       int64_t chunk_size, int64_t init_iter,
                                       int64_t final_iter, int64_t incr,
                                       const char ctc[]) {
   (void)thread_id;
-  /* Valid without a tool too: the body's check then never fires. */
-  if (chunks) {
-    memset(chunks, 0, sizeof *chunks);
-    chunks->pomp_left = INT64_MAX;
-  }
+  chunks_reset(chunks);
   FIRST_EVENT(handle, ctc);
   if (!chunks)
     return POMP_ERR_ARG;
@@ -31,22 +57,6 @@ EXPORT int32_t POMP_Loop_chunks_enter(POMP_Handle_t *handle, int32_t thread_id,
                     FRAME);
   bridge_loop_chunks_enter(chunks, schedule, chunk_size, init_iter, final_iter,
                            incr, FRAME);
-  NO_TAIL_CALL();
-  return POMP_SUCCESS;
-}
-
-EXPORT int32_t POMP_Loop_chunk_next(POMP_Handle_t handle, int32_t thread_id,
-                                    POMP_Chunks_t *chunks) {
-  (void)thread_id;
-  if (!bridge_active) {
-    if (chunks)
-      chunks->pomp_left = INT64_MAX;
-    return POMP_SUCCESS;
-  }
-  LATER_EVENT(handle);
-  if (!chunks)
-    return POMP_ERR_ARG;
-  bridge_loop_chunk_next(chunks, FRAME);
   NO_TAIL_CALL();
   return POMP_SUCCESS;
 }
@@ -89,11 +99,7 @@ EXPORT int32_t POMP_Distribute_chunks_enter(
     int32_t schedule, int64_t chunk_size, int64_t init_iter, int64_t final_iter,
     int64_t incr, const char ctc[]) {
   (void)thread_id;
-  /* Valid without a tool too: the body's check then never fires. */
-  if (chunks) {
-    memset(chunks, 0, sizeof *chunks);
-    chunks->pomp_left = INT64_MAX;
-  }
+  chunks_reset(chunks);
   FIRST_EVENT(handle, ctc);
   if (!chunks)
     return POMP_ERR_ARG;
@@ -101,23 +107,6 @@ EXPORT int32_t POMP_Distribute_chunks_enter(
               bridge_loop_count(init_iter, final_iter, incr), CODEPTR);
   bridge_distribute_chunks_enter(chunks, schedule, chunk_size, init_iter,
                                  final_iter, incr, FRAME);
-  NO_TAIL_CALL();
-  return POMP_SUCCESS;
-}
-
-EXPORT int32_t POMP_Distribute_chunk_next(POMP_Handle_t handle,
-                                          int32_t thread_id,
-                                          POMP_Chunks_t *chunks) {
-  (void)thread_id;
-  if (!bridge_active) {
-    if (chunks)
-      chunks->pomp_left = INT64_MAX;
-    return POMP_SUCCESS;
-  }
-  LATER_EVENT(handle);
-  if (!chunks)
-    return POMP_ERR_ARG;
-  bridge_distribute_chunk_next(chunks, FRAME);
   NO_TAIL_CALL();
   return POMP_SUCCESS;
 }
