@@ -89,12 +89,11 @@ GOMP_REAL_DECL(GOMP_task);
 typedef void (*gomp_task_t)(void (*)(void *), void *, void (*)(void *, void *),
                             long, long, _Bool, unsigned, void **, int, void *);
 static gomp_task_t real_task;
-/* Called only if the program calls GOMP_ entries while libgomp is not
- * loaded (a link that dropped it): nothing can run the region. */
-static void no_libgomp(void) {
-  fprintf(stderr, "pompt: the program calls libgomp's GOMP_parallel but "
-                  "libgomp is not loaded; link with -fopenmp (pomp-link "
-                  "does) \n");
+void bridge_gomp_missing(const char *entry) {
+  fprintf(stderr,
+          "pompt: the program calls libgomp's %s but libgomp is not "
+          "loaded; link with -fopenmp (pomp-link does)\n",
+          entry);
   abort();
 }
 
@@ -184,7 +183,7 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
     bridge_fork_deliver(t);
   if (!real_parallel &&
       !(real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel)))
-    no_libgomp();
+    bridge_gomp_missing("GOMP_parallel");
   if (team) { /* an instrumented parallel construct */
     region_call_t rc = {fn, data, (POMP_Team_t *)team};
     real_parallel(region_run, &rc, num_threads, flags);
@@ -226,7 +225,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
       void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
       void *frame) {                                                           \
     if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
-      no_libgomp();                                                            \
+      bridge_gomp_missing(#name);                                              \
     leaf_region_t lr;                                                          \
     if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
       real_##name(leaf_body, &lr, nt, args, flags);                            \
@@ -271,7 +270,7 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
   if (!real_parallel_reductions &&
       !(real_parallel_reductions =
             (gomp_parallel_reductions_t)GOMP_REAL(GOMP_parallel_reductions)))
-    no_libgomp();
+    bridge_gomp_missing("GOMP_parallel_reductions");
   /* Not a leaf region: libgomp reads the task reductions from the
    * program's data block, which therefore cannot be wrapped. */
   return real_parallel_reductions(fn, data, num_threads, flags);
@@ -391,7 +390,7 @@ task_observed(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
               long arg_size, long arg_align, _Bool if_clause, unsigned flags,
               void **depend, int priority, void *detach) {
   if (!real_task && !(real_task = (gomp_task_t)GOMP_REAL(GOMP_task)))
-    no_libgomp();
+    bridge_gomp_missing("GOMP_task");
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   if (!rec || arg_size < 0) {

@@ -50,7 +50,6 @@
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "bridge.h"
@@ -77,13 +76,8 @@ GOMP_REAL_DECL(GOMP_single_copy_end);
  * on (as bridge_gomp.c). */
 #define lookup(name) lookup_checked(#name, (void (*)(void))GOMP_REAL(name))
 static void (*lookup_checked(const char *name, void (*fn)(void)))(void) {
-  if (!fn) {
-    fprintf(stderr,
-            "pompt: the program calls libgomp's %s but libgomp is not "
-            "loaded; link with -fopenmp (pomp-link does)\n",
-            name);
-    abort();
-  }
+  if (!fn)
+    bridge_gomp_missing(name);
   return fn;
 }
 

@@ -222,6 +222,10 @@ extern int bridge_enabled; /* POMP_On/Off */
 
 /* Recompute the active and group tables (set_callback, On/Off, groups). */
 void bridge_tables_update(void);
+/* The program called libgomp's entry (GOMP_...) through libpompt but
+ * libgomp is not loaded (a link that dropped it): nothing can run it.
+ * Says so and aborts. */
+void bridge_gomp_missing(const char *entry) __attribute__((noreturn, cold));
 /* Inquiry's answers that are computed once (processor count). */
 void bridge_inquiry_init(void);
 

@@ -27,7 +27,6 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,14 +279,6 @@ static void on_next(const void *istart, bool got, uint64_t is, uint64_t ie,
     runtime_chunk(c, is, ie, frame);
 }
 
-static void no_libgomp(const char *name) {
-  fprintf(stderr,
-          "pompt: the program calls libgomp's %s but libgomp is not "
-          "loaded; link with -fopenmp (pomp-link does)\n",
-          name);
-  abort();
-}
-
 #define EXPORT __attribute__((visibility("default")))
 
 typedef unsigned long long ull;
@@ -302,7 +293,7 @@ typedef uintptr_t uptr;
   extern bool name params __attribute__((weak));                               \
   EXPORT bool pompt_##name params {                                            \
     if (!name)                                                                 \
-      no_libgomp(#name);                                                       \
+      bridge_gomp_missing(#name);                                              \
     bool r = name args;                                                        \
     if (is)                                                                    \
       on_start(is, r, (uint64_t)(s), (uint64_t)(i), down,                      \
@@ -314,7 +305,7 @@ typedef uintptr_t uptr;
   extern bool name params __attribute__((weak));                               \
   EXPORT bool pompt_##name params {                                            \
     if (!name)                                                                 \
-      no_libgomp(#name);                                                       \
+      bridge_gomp_missing(#name);                                              \
     bool r = name args;                                                        \
     on_next(is, r, r ? (uint64_t)*is : 0, r ? (uint64_t)*ie : 0,               \
             __builtin_dwarf_cfa());                                            \

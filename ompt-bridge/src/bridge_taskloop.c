@@ -42,7 +42,6 @@
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -478,13 +477,6 @@ typedef void (*gomp_taskloop_ull_t)(void (*)(void *), void *,
 static gomp_taskloop_t real_taskloop;
 static gomp_taskloop_ull_t real_taskloop_ull;
 
-static void no_libgomp(void) {
-  fprintf(stderr, "pompt: the program calls libgomp's GOMP_taskloop but "
-                  "libgomp is not loaded; link with -fopenmp (pomp-link "
-                  "does)\n");
-  abort();
-}
-
 /* The armed construct of this call, if it is to be reported (disarms). */
 static const void *take_arm(void) {
   const void *codeptr = armed_codeptr;
@@ -537,7 +529,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop)(
     int priority, long start, long end, long step) {
   if (!real_taskloop &&
       !(real_taskloop = (gomp_taskloop_t)GOMP_REAL(GOMP_taskloop)))
-    no_libgomp();
+    bridge_gomp_missing("GOMP_taskloop");
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
   int empty = step > 0 ? start >= end : start <= end;
@@ -579,7 +571,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop_ull)(
     unsigned long long step) {
   if (!real_taskloop_ull &&
       !(real_taskloop_ull = (gomp_taskloop_ull_t)GOMP_REAL(GOMP_taskloop_ull)))
-    no_libgomp();
+    bridge_gomp_missing("GOMP_taskloop_ull");
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
   int up = (flags & GOMP_TASK_FLAG_UP) != 0;
