@@ -29,9 +29,10 @@
  *  - on a thread that runs a task of a team the bridge knows (not the
  *    initial task, not a thread whose region ended);
  *  - for GOMP_barrier, when GCC added it: inside an instrumented
- *    worksharing construct of the current task, or ending a copyprivate
- *    construct (reporting_thread_internal).  copyin's barrier, before the
- *    region's first statement, is therefore not reported.
+ *    worksharing construct of the current task, ending a copyprivate
+ *    construct, or (copyin's) in an implicit task that libpompt's
+ *    trampoline began before the region's first statement
+ *    (reporting_thread_internal).
  *
  * copyprivate's split barrier is one barrier on every thread, as for
  * Archer the threads of a team must count barriers in step.  Whether a
@@ -123,7 +124,8 @@ static bridge_thread_t *reporting_thread(void) {
 
 /* The same for GOMP_barrier: only a barrier of GCC's own, which is inside
  * an instrumented worksharing construct of the current task (a barrier
- * directive cannot be) or else ends a copyprivate construct.  A barrier
+ * directive cannot be), ends a copyprivate construct, or precedes the
+ * region's first statement (copyin).  A barrier
  * directive that was not instrumented (hand instrumentation, pomp-instr
  * --disable=sync) stays unreported, as its author chose. */
 static bridge_thread_t *reporting_thread_internal(void) {
@@ -131,7 +133,11 @@ static bridge_thread_t *reporting_thread_internal(void) {
   bridge_task_t *cur = t ? t->cur : NULL;
   int in_work = cur && bridge_pairs[BRIDGE_PAIR_WORK].next !=
                            cur->pair_next[BRIDGE_PAIR_WORK];
-  if (!in_work) {
+  /* An implicit task begun by libpompt's trampoline whose construct has not
+   * run its first statement yet (Parallel_begin clears early_begun): the
+   * only barrier there is GCC's after a copyin by reference. */
+  int copyin = cur && (cur->flags & ompt_task_implicit) && cur->early_begun;
+  if (!in_work && !copyin) {
     if (!copyprivate_open)
       return NULL;
     copyprivate_open--;

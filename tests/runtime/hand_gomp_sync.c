@@ -9,8 +9,10 @@
  *     construct (which cannot be nowait): 2 per thread;
  *   - a barrier directive instrumented by hand: barrier_explicit, not also
  *     reported as an implementation barrier;
- *   - a barrier directive left uninstrumented: not reported.
- * So barrier_implementation = 3n, barrier_explicit = n per repetition.
+ *   - a barrier directive left uninstrumented: not reported;
+ *   - copyin of a threadprivate array: GCC's GOMP_barrier after the copy,
+ *     before the region's first statement: 1 per thread.
+ * So barrier_implementation = 4n, barrier_explicit = n per repetition.
  *
  *   hand_gomp_sync R OFF    R monitored repetitions, then OFF more after
  *                           POMP_Off (nothing of them is reported), then
@@ -35,13 +37,21 @@ static const char ctc_par2[] =
 
 static long errors;
 
+/* copied in by reference (an array), hence GCC's barrier */
+static int tp[4];
+#pragma omp threadprivate(tp)
+
 static void region(int r) {
   int c[N];
   int j = r;
+  tp[0] = r;
+  tp[3] = -r;
   PARALLEL_ENTER(h_par, ctc_par)
-#pragma omp parallel shared(pompt_team, c, j, errors)
+#pragma omp parallel shared(pompt_team, c, j, errors) copyin(tp)
   {
     PARALLEL_BEGIN(h_par)
+    if (tp[0] != r || tp[3] != -r)
+      __atomic_fetch_add(&errors, 1, __ATOMIC_RELAXED);
     POMP_Loop_enter(&h_loop, T, -1, 0, N - 1, 1, ctc_loop);
 #pragma omp for linear(j : 1) nowait
     for (int i = 0; i < N; i++) {
