@@ -257,6 +257,23 @@ void bridge_fork_deliver(bridge_thread_t *t) {
        (unsigned)team->requested, team->flags, team->codeptr);
 }
 
+/* Which pool the thread is docked in after this region (see pool_primary):
+ * only an outermost team's (its encountering task is an initial task) of
+ * more than one thread uses the pool; a nested team's threads end. */
+static void pool_note(bridge_thread_t *t, const bridge_task_t *enc, int num,
+                      int size) {
+  int outermost = enc && (enc->flags & ompt_task_initial) && size > 1;
+  /* Read by the finalising thread (relaxed: only after every region). */
+  if (num == 0) {
+    if (outermost)
+      __atomic_store_n(&t->pool_size, size, __ATOMIC_RELAXED);
+    return;
+  }
+  __atomic_store_n(&t->pool_primary, outermost ? enc->owner : NULL,
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&t->pool_num, num, __ATOMIC_RELAXED);
+}
+
 void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
@@ -278,6 +295,7 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   bridge_task_t *task = bridge_task_alloc(t);
   if (!task)
     return;
+  pool_note(t, team->encountering, num, size);
   task->frame.exit_frame.ptr = frame;
   task->begin_frame = frame;
   task->team = team;

@@ -362,19 +362,31 @@ static int exiting(const bridge_thread_t *t) {
   int ended = atomic_load(&t->ended);
   if (ended == 1) /* thread_end sets the state undefined when done */
     return bridge_get_state(t, NULL) != ompt_state_undefined;
+  /* Docked in a pool that keeps it: runnable while it spins (an active
+   * wait policy), but never on its way out. */
+  const bridge_thread_t *primary =
+      __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED);
+  if (primary && __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) <
+                     __atomic_load_n(&primary->pool_size, __ATOMIC_RELAXED))
+    return 0;
   return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
          bridge_os_thread_runnable(t->tid);
 }
 
 static void await_exiting_threads(const bridge_thread_t *me) {
   atomic_store(&awaiting_exits, 1);
-  for (long waited = 0; waited < EXIT_WAIT_MAX_US; waited += EXIT_WAIT_US) {
-    int any = 0;
-    for (bridge_thread_t *t = atomic_load(&registry); t && !any; t = t->next)
-      any = t != me && exiting(t);
-    if (!any)
+  int left = 0;
+  for (long waited = 0;; waited += EXIT_WAIT_US) {
+    left = 0;
+    for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
+      left += t != me && exiting(t);
+    if (!left || waited >= EXIT_WAIT_MAX_US)
       break;
     bridge_os_sleep_us(EXIT_WAIT_US);
   }
   atomic_store(&awaiting_exits, 0);
+  if (left)
+    bridge_log("finalisation: gave up waiting for %d exiting thread(s) "
+               "after %d ms",
+               left, EXIT_WAIT_MAX_US / 1000);
 }
