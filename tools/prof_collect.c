@@ -343,27 +343,67 @@ static int slice_cmp(const void *a, const void *b) {
   return x->depth - y->depth;
 }
 
+/* A thread's slices while they are made: the first `nchunk` where its
+   callbacks recorded them, PROF_TRACE_CHUNK to a chunk (a record and a
+   slice are the same size: each record becomes a slice in its place, so
+   the timeline takes no fresh memory, which costs a page fault per 170
+   slices), then the frames still open, in a block of their own: past the
+   records read, a thread that still runs may be writing. */
+typedef struct slice_seq {
+  prof_slice **chunk;
+  size_t nchunk;
+  prof_slice *open;
+  size_t n;
+} slice_seq;
+
+_Static_assert(sizeof(prof_slice) == sizeof(prof_trace_rec) &&
+                   _Alignof(prof_slice) <= _Alignof(prof_trace_rec),
+               "a trace record's place holds a slice");
+
+static prof_slice *seq_at(const slice_seq *q, size_t i) {
+  return i < q->nchunk ? &q->chunk[i / PROF_TRACE_CHUNK][i % PROF_TRACE_CHUNK]
+                       : &q->open[i - q->nchunk];
+}
+
+/* The first position of the contiguous piece that holds position i. */
+static size_t seq_piece(const slice_seq *q, size_t i) {
+  return i < q->nchunk ? i - i % PROF_TRACE_CHUNK : q->nchunk;
+}
+
 /* Puts a thread's slices in start order (enclosing before nested).  They
    are recorded when they end, so a slice comes after everything nested in
    it and otherwise in start order: an insertion sort moves each slice
    back over its own nested slices only (at most the nesting depth plus
    the locks held per slice on average), a linear pass over hundreds of
-   thousands of slices where qsort would take n log n with a copy. */
-static void order_by_start(prof_slice *sl, size_t n) {
-  for (size_t i = 1; i < n; i++) {
-    if (slice_cmp(&sl[i - 1], &sl[i]) <= 0)
+   thousands of slices where qsort would take n log n with a copy.  Slices
+   move a piece at a time (memmove within a chunk). */
+static void order_by_start(slice_seq *q) {
+  for (size_t i = 1; i < q->n; i++) {
+    if (slice_cmp(seq_at(q, i - 1), seq_at(q, i)) <= 0)
       continue;
-    prof_slice x = sl[i];
+    prof_slice x = *seq_at(q, i);
     size_t lo = 0, hi = i;
     while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
-      if (slice_cmp(&sl[mid], &x) <= 0)
+      if (slice_cmp(seq_at(q, mid), &x) <= 0)
         lo = mid + 1;
       else
         hi = mid;
     }
-    memmove(&sl[lo + 1], &sl[lo], (i - lo) * sizeof *sl);
-    sl[lo] = x;
+    /* [lo, i) up by one; k is the free place */
+    size_t k = i;
+    while (k > lo) {
+      size_t first = seq_piece(q, k);
+      if (first < k) { /* k - 1 in the same piece */
+        size_t m = first > lo ? first : lo;
+        memmove(seq_at(q, m + 1), seq_at(q, m), (k - m) * sizeof x);
+        k = m;
+      } else {
+        *seq_at(q, k) = *seq_at(q, k - 1);
+        k--;
+      }
+    }
+    *seq_at(q, lo) = x;
   }
 }
 
@@ -385,6 +425,85 @@ static void frame_ends(prof_thread *t, int depth, uint64_t now,
     }
     ends[d] = lim;
   }
+}
+
+/* Thread t's timeline: its records turned into slices where they lie,
+   in start order, and the constructs it is still in (depth frames, ended
+   by frame_ends). */
+static void make_timeline(prof_timeline *tl, prof_thread *t, const tview *v,
+                          int depth, uint64_t now) {
+  /* the region of each node's slices, -1: none (the thread itself) */
+  int *gid = prof_xcalloc((size_t)v->nnodes + 1, sizeof *gid);
+  for (uint32_t i = 0; i < v->nnodes; i++)
+    gid[i] = v->nodes[i]->kind == PK_PROGRAM || v->nodes[i]->kind == PK_THREAD
+                 ? -1
+                 : v->nodes[i]->gid;
+  size_t nchunks =
+      (size_t)(v->ntrace + PROF_TRACE_CHUNK - 1) / PROF_TRACE_CHUNK;
+  prof_trace_chunk **rec = prof_xcalloc(nchunks + 1, sizeof *rec);
+  slice_seq q = {prof_xcalloc(nchunks + 1, sizeof *q.chunk), 0, NULL, 0};
+  size_t have = 0;
+  for (prof_trace_chunk *ch = t->trace_first; ch != NULL && have < nchunks;
+       ch = ch->next) {
+    rec[have] = ch;
+    q.chunk[have++] = (prof_slice *)(void *)ch->r;
+  }
+  uint64_t nrec = (uint64_t)have * PROF_TRACE_CHUNK < v->ntrace
+                      ? (uint64_t)have * PROF_TRACE_CHUNK
+                      : v->ntrace;
+  /* each record read, then its slice written at or before its place */
+  size_t w = 0;
+  uint64_t latest = 0;
+  for (uint64_t i = 0; i < nrec; i++) {
+    prof_trace_rec r;
+    memcpy(&r, &rec[i / PROF_TRACE_CHUNK]->r[i % PROF_TRACE_CHUNK], sizeof r);
+    if (r.node >= v->nnodes || gid[r.node] < 0)
+      continue;
+    prof_slice sl = {gid[r.node], r.depth, prof_ns(r.t0 - prof_t_start),
+                     prof_ns(r.t1 - prof_t_start)};
+    memcpy(&q.chunk[w / PROF_TRACE_CHUNK][w % PROF_TRACE_CHUNK], &sl,
+           sizeof sl);
+    w++;
+    if (sl.t1 > latest)
+      latest = sl.t1;
+  }
+  q.nchunk = w;
+  q.open = prof_xcalloc((size_t)depth + 1, sizeof *q.open);
+  size_t nopen = 0;
+  uint64_t ends[PROF_MAX_DEPTH];
+  frame_ends(t, depth, now, ends);
+  for (int d = 1; d < depth; d++) { /* still open */
+    prof_frame *f = &t->stack[d];
+    if (f->node == NULL || f->node->id >= v->nnodes)
+      continue;
+    q.open[nopen++] =
+        (prof_slice){f->node->gid, d, prof_ns(f->t0 - prof_t_start),
+                     prof_ns(ends[d] - prof_t_start)};
+  }
+  q.n = w + nopen;
+  order_by_start(&q);
+  for (size_t i = 0; i < nopen; i++)
+    if (q.open[i].t1 > latest)
+      latest = q.open[i].t1;
+  tl->end = latest;
+  size_t nparts = (w + PROF_TRACE_CHUNK - 1) / PROF_TRACE_CHUNK;
+  tl->part = prof_xcalloc(nparts + 1, sizeof *tl->part);
+  tl->len = prof_xcalloc(nparts + 1, sizeof *tl->len);
+  for (size_t k = 0; k < nparts; k++) {
+    tl->part[k] = q.chunk[k];
+    tl->len[k] =
+        (int)(k + 1 < nparts ? PROF_TRACE_CHUNK : w - k * PROF_TRACE_CHUNK);
+  }
+  tl->nparts = (int)nparts;
+  if (nopen > 0) {
+    tl->part[tl->nparts] = q.open;
+    tl->len[tl->nparts++] = (int)nopen;
+  }
+  tl->owned = q.open;
+  tl->n = (int)q.n;
+  free(q.chunk);
+  free(rec);
+  free(gid);
 }
 
 prof_profile *prof_collect(uint64_t now) {
@@ -588,10 +707,8 @@ prof_profile *prof_collect(uint64_t now) {
   }
 
   /* Units and the timeline. */
-  if (prof_cfg.trace) {
-    p->nslices = prof_xcalloc((size_t)nt, sizeof *p->nslices);
-    p->slices = prof_xcalloc((size_t)nt, sizeof *p->slices);
-  }
+  if (prof_cfg.trace)
+    p->timeline = prof_xcalloc((size_t)nt, sizeof *p->timeline);
   for (int u = 0; u < nt; u++) {
     prof_thread *t = tv[u].t;
     prof_unit *un = &p->units[u];
@@ -608,35 +725,7 @@ prof_profile *prof_collect(uint64_t now) {
                     : atomic_load_explicit(&t->depth, memory_order_acquire);
     if (depth > PROF_MAX_DEPTH)
       depth = PROF_MAX_DEPTH;
-    size_t cap = (size_t)v->ntrace + (size_t)depth + 1;
-    prof_slice *sl = prof_xcalloc(cap, sizeof *sl);
-    size_t ns = 0;
-    uint64_t seen = 0;
-    for (prof_trace_chunk *ch = t->trace_first; ch != NULL && seen < v->ntrace;
-         ch = ch->next) {
-      for (int j = 0; j < PROF_TRACE_CHUNK && seen < v->ntrace; j++, seen++) {
-        prof_trace_rec *r = &ch->r[j];
-        if (r->node >= v->nnodes)
-          continue;
-        prof_node *n = v->nodes[r->node];
-        if (n->kind == PK_PROGRAM || n->kind == PK_THREAD)
-          continue;
-        sl[ns++] = (prof_slice){n->gid, r->depth, prof_ns(r->t0 - prof_t_start),
-                                prof_ns(r->t1 - prof_t_start)};
-      }
-    }
-    uint64_t ends[PROF_MAX_DEPTH];
-    frame_ends(t, depth, now, ends);
-    for (int d = 1; d < depth; d++) { /* still open */
-      prof_frame *f = &t->stack[d];
-      if (f->node == NULL || f->node->id >= v->nnodes)
-        continue;
-      sl[ns++] = (prof_slice){f->node->gid, d, prof_ns(f->t0 - prof_t_start),
-                              prof_ns(ends[d] - prof_t_start)};
-    }
-    order_by_start(sl, ns);
-    p->slices[u] = sl;
-    p->nslices[u] = (int)ns;
+    make_timeline(&p->timeline[u], t, v, depth, now);
   }
 
   prof_phase("timeline");
@@ -672,13 +761,7 @@ prof_profile *prof_collect(uint64_t now) {
     prof_add_note(p,
                   "the program was ended by %s; the constructs threads were "
                   "in were closed then",
-                  sig == SIGINT    ? "SIGINT"
-                  : sig == SIGTERM ? "SIGTERM"
-                  : sig == SIGSEGV ? "SIGSEGV"
-                  : sig == SIGBUS  ? "SIGBUS"
-                  : sig == SIGFPE  ? "SIGFPE"
-                  : sig == SIGABRT ? "SIGABRT"
-                                   : "a signal");
+                  prof_signal_name(sig));
   if (prof_papi_status[0] != '\0')
     prof_add_note(p, "%s", prof_papi_status);
   for (int e = 0; have_last && me->papi_reader && e < prof_papi_n; e++)

@@ -84,8 +84,10 @@ static int group_of(int kind) {
   }
 }
 
-/* "<label> <location>", escaped, in a new string. */
-static char *tooltip(const prof_region *reg) {
+/* What follows the size of each stretch of pixels of a region: its
+   colour and its tooltip ("<label> <location>", escaped), in a new
+   string, made once per region: the same region fills many stretches. */
+static char *rect_tail(const prof_region *reg, int height) {
   char lab[256], loc[512];
   prof_label(reg, lab, sizeof lab);
   prof_location(reg, loc, sizeof loc);
@@ -94,9 +96,12 @@ static char *tooltip(const prof_region *reg) {
   FILE *m = open_memstream(&s, &n);
   if (m == NULL)
     return prof_xstrdup("");
+  fprintf(m, "\" height=\"%d\" fill=\"%s\"><title>", height,
+          group_color[group_of(reg->kind)]);
   esc(m, lab);
   fputc(' ', m);
   esc(m, loc);
+  fputs("</title></rect>\n", m);
   if (fclose(m) != 0 || s == NULL) {
     free(s);
     return prof_xstrdup("");
@@ -104,13 +109,26 @@ static char *tooltip(const prof_region *reg) {
   return s;
 }
 
+/* Writes a non-negative int in decimal; returns the end. */
+static char *put_int(char *b, int v) {
+  char tmp[16];
+  int n = 0;
+  unsigned u = v > 0 ? (unsigned)v : 0;
+  do {
+    tmp[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  while (n > 0)
+    *b++ = tmp[--n];
+  return b;
+}
+
 static void timeline_svg(FILE *f, const prof_profile *p) {
   const int W = 900, label = 120, row = 20, top = 24;
   uint64_t end = 0;
   for (int u = 0; u < p->nunits; u++)
-    for (int s = 0; s < p->nslices[u]; s++)
-      if (p->slices[u][s].t1 > end)
-        end = p->slices[u][s].t1;
+    if (p->timeline[u].end > end)
+      end = p->timeline[u].end;
   if (end == 0)
     end = (uint64_t)(p->wall * 1e9) + 1;
   int H = top + row * p->nunits + 40;
@@ -131,9 +149,8 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
             i == 0 ? "start" : (i == 5 ? "end" : "middle"), buf);
   }
   int *px = prof_xcalloc((size_t)W, sizeof(int));
-  /* each region's tooltip, escaped once: the same region fills many
-     stretches of pixels */
-  char **tip = prof_xcalloc((size_t)p->nregions + 1, sizeof *tip);
+  char **tail = prof_xcalloc((size_t)p->nregions + 1, sizeof *tail);
+  size_t *tail_len = prof_xcalloc((size_t)p->nregions + 1, sizeof *tail_len);
   for (int u = 0; u < p->nunits; u++) {
     int y = top + u * row;
     fprintf(f, "<text x=\"4\" y=\"%d\">thread %d</text>\n", y + 14,
@@ -142,39 +159,48 @@ static void timeline_svg(FILE *f, const prof_profile *p) {
       px[x] = -1;
     /* slices come sorted by start, enclosing before nested: later ones
        paint over earlier ones */
-    for (int s = 0; s < p->nslices[u]; s++) {
-      const prof_slice *sl = &p->slices[u][s];
-      double x0 = (double)sl->t0 / (double)end * W - 0.5;
-      double x1 = (double)sl->t1 / (double)end * W - 0.5;
-      int a = x0 <= 0 ? 0 : (int)x0 + ((double)(int)x0 < x0);
-      for (int x = a; x < W && x <= x1; x++)
-        if ((double)x >= x0 && (double)x < x1)
-          px[x] = sl->region;
-    }
+    const prof_timeline *tl = &p->timeline[u];
+    for (int k = 0; k < tl->nparts; k++)
+      for (int s = 0; s < tl->len[k]; s++) {
+        const prof_slice *sl = &tl->part[k][s];
+        double x0 = (double)sl->t0 / (double)end * W - 0.5;
+        double x1 = (double)sl->t1 / (double)end * W - 0.5;
+        int a = x0 <= 0 ? 0 : (int)x0 + ((double)(int)x0 < x0);
+        for (int x = a; x < W && x <= x1; x++)
+          if ((double)x >= x0 && (double)x < x1)
+            px[x] = sl->region;
+      }
+    /* hundreds of stretches per thread: each line is put together by hand
+       (what fprintf would write) and written in one piece */
+    char mid[64];
+    int midlen = snprintf(mid, sizeof mid, "\" y=\"%d\" width=\"", y + 2);
     for (int x = 0; x < W;) {
       int r = px[x];
       int x2 = x + 1;
       while (x2 < W && px[x2] == r)
         x2++;
       if (r >= 0 && r < p->nregions) {
-        const prof_region *reg = &p->regions[r];
-        if (tip[r] == NULL)
-          tip[r] = tooltip(reg);
-        fprintf(f,
-                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                "fill=\"%s\"><title>",
-                label + x, y + 2, x2 - x, row - 4,
-                group_color[group_of(reg->kind)]);
-        fputs(tip[r], f);
-        fputs("</title></rect>\n", f);
+        if (tail[r] == NULL) {
+          tail[r] = rect_tail(&p->regions[r], row - 4);
+          tail_len[r] = strlen(tail[r]);
+        }
+        char line[128];
+        char *b = line;
+        memcpy(b, "<rect x=\"", 9);
+        b = put_int(b + 9, label + x);
+        memcpy(b, mid, (size_t)midlen);
+        b = put_int(b + midlen, x2 - x);
+        fwrite(line, 1, (size_t)(b - line), f);
+        fwrite(tail[r], 1, tail_len[r], f);
       }
       x = x2;
     }
   }
   free(px);
   for (int r = 0; r < p->nregions; r++)
-    free(tip[r]);
-  free(tip);
+    free(tail[r]);
+  free(tail);
+  free(tail_len);
   /* legend */
   int lx = 4, ly = top + row * p->nunits + 22;
   for (int g = 0; g < G_N; g++) {
@@ -292,7 +318,7 @@ void prof_write_html(FILE *f, const prof_profile *p,
   esc(f, p->cmdline);
   fputs("</code></p>\n", f);
 
-  if (p->slices != NULL) {
+  if (p->timeline != NULL) {
     fputs("<h2>Timeline</h2>\n", f);
     timeline_svg(f, p);
   }

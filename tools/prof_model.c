@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static const char *const kind_names[PK_COUNT] = {
     [PK_PROGRAM] = "program",
@@ -101,6 +103,23 @@ void *prof_xcalloc(size_t n, size_t size) {
   return p;
 }
 
+void prof_prefault(void *mem, size_t len) {
+#ifdef MADV_POPULATE_WRITE
+  static uintptr_t page;
+  if (page == 0) {
+    long ps = sysconf(_SC_PAGESIZE);
+    page = ps > 0 ? (uintptr_t)ps : 4096;
+  }
+  uintptr_t a = ((uintptr_t)mem + page - 1) & ~(page - 1);
+  uintptr_t e = ((uintptr_t)mem + len) & ~(page - 1);
+  if (e > a)
+    (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE); /* a hint only */
+#else
+  (void)mem;
+  (void)len;
+#endif
+}
+
 char *prof_xstrdup(const char *s) {
   size_t n = strlen(s ? s : "") + 1;
   char *d = prof_xcalloc(n, 1);
@@ -170,11 +189,13 @@ void prof_free(prof_profile *p) {
   for (int i = 0; i < p->nnotes; i++)
     free(p->notes[i]);
   free(p->notes);
-  if (p->slices != NULL) {
-    for (int u = 0; u < p->nunits; u++)
-      free(p->slices[u]);
-    free(p->slices);
-    free(p->nslices);
+  if (p->timeline != NULL) {
+    for (int u = 0; u < p->nunits; u++) {
+      free(p->timeline[u].part);
+      free(p->timeline[u].len);
+      free(p->timeline[u].owned);
+    }
+    free(p->timeline);
   }
   free(p->app);
   free(p->cmdline);

@@ -28,6 +28,10 @@ static const struct {
     {PF_HTML, "html", "html"},
 };
 #define NFORMATS (int)(sizeof formats / sizeof formats[0])
+/* The order the files are written in: the HTML picture reads the whole
+   timeline again, so it comes before the trace, whose megabytes pass
+   through the cache, while the timeline is still in it. */
+static const int write_order[NFORMATS] = {0, 1, 2, 4, 3};
 
 int prof_parse_formats(const char *s, const char **bad) {
   static char badword[64];
@@ -72,6 +76,9 @@ int prof_parse_formats(const char *s, const char **bad) {
 
 /* mkdir -p */
 static int make_dir(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    return 0; /* the usual case: one system call, not one per component */
   char path[1024];
   snprintf(path, sizeof path, "%s", dir);
   size_t n = strlen(path);
@@ -84,15 +91,14 @@ static int make_dir(const char *dir) {
       return -1;
     path[i] = c;
   }
-  struct stat st;
   return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
 /* text: the report already made for stderr, if any (made once, written
-   twice). */
-static void write_one(FILE *f, int bit, const prof_profile *p,
-                      const prof_report_opts *o, const char *text,
-                      size_t text_len) {
+   twice).  -1 when a write failed that the stream does not know of. */
+static int write_one(FILE *f, int bit, const prof_profile *p,
+                     const prof_report_opts *o, const char *text,
+                     size_t text_len) {
   switch (bit) {
   case PF_TEXT:
     if (text != NULL)
@@ -107,12 +113,12 @@ static void write_one(FILE *f, int bit, const prof_profile *p,
     prof_write_csv(f, p);
     break;
   case PF_TRACE:
-    prof_write_trace(f, p);
-    break;
+    return prof_write_trace(f, p);
   case PF_HTML:
     prof_write_html(f, p, o);
     break;
   }
+  return 0;
 }
 
 /* Gives a complete file its name, never replacing a file of that name: a
@@ -163,7 +169,7 @@ int prof_write_all(const prof_profile *p, const char *dir, const char *base,
 static int write_files(const prof_profile *p, const char *dir, const char *base,
                        int fmts, const prof_report_opts *o, FILE *err,
                        const char *text, size_t text_len) {
-  if (p->slices == NULL)
+  if (p->timeline == NULL)
     fmts &= ~PF_TRACE; /* no timeline recorded */
   if (fmts == 0)
     return 0;
@@ -193,10 +199,9 @@ static int write_files(const prof_profile *p, const char *dir, const char *base,
     }
     if (taken)
       continue;
-    char written[1024] = "";
-    size_t wl = 0;
-    int clash = 0;
-    for (int i = 0; i < NFORMATS; i++) {
+    int done = 0, clash = 0;
+    for (int w = 0; w < NFORMATS; w++) {
+      int i = write_order[w];
       if (!(fmts & formats[i].bit))
         continue;
       snprintf(path, sizeof path, "%s.%s", stem, formats[i].ext);
@@ -220,8 +225,8 @@ static int write_files(const prof_profile *p, const char *dir, const char *base,
         continue;
       }
       setvbuf(f, NULL, _IOFBF, 1 << 16); /* a trace is megabytes */
-      write_one(f, formats[i].bit, p, o, text, text_len);
-      if (fclose(f) != 0) {
+      int wr = write_one(f, formats[i].bit, p, o, text, text_len);
+      if (fclose(f) != 0 || wr != 0) {
         if (err)
           fprintf(err, "pompt-prof: error writing %s\n", path);
         unlink(tmp);
@@ -241,13 +246,20 @@ static int write_files(const prof_profile *p, const char *dir, const char *base,
         rc = -1;
         continue;
       }
+      done |= formats[i].bit;
+    }
+    if (clash)
+      continue; /* another process took this name meanwhile */
+    char written[1024] = "";
+    size_t wl = 0;
+    for (int i = 0; i < NFORMATS; i++) {
+      if (!(done & formats[i].bit))
+        continue;
       int n = snprintf(written + wl, sizeof written - wl, "%s%s", wl ? "," : "",
                        formats[i].ext);
       if (n > 0 && (size_t)n < sizeof written - wl)
         wl += (size_t)n;
     }
-    if (clash)
-      continue; /* another process took this name meanwhile */
     if (err && wl > 0)
       fprintf(err, "pompt-prof: wrote %s.{%s}\n", stem, written);
     return rc;

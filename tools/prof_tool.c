@@ -264,6 +264,7 @@ static void trace_add(prof_thread *t, prof_node *n, int depth, uint64_t t0,
       t->trace_dropped++;
       return;
     }
+    prof_prefault(c, sizeof *c); /* 24 pages: one call, not 24 faults */
     c->next = NULL;
     if (t->trace_last != NULL)
       t->trace_last->next = c;
@@ -403,6 +404,7 @@ static inline prof_thread *self(void) {
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
   if (!running())
     return;
+  prof_signal_thread_begin();
   prof_thread *t = tls_me;
   if (t == NULL)
     t = thread_attach(type);
@@ -425,6 +427,8 @@ static void on_thread_end(ompt_data_t *thread_data) {
   pop_to(t, 0, now);
   t->t_end = now;
   atomic_store(&t->ended, 1);
+  if (t == tls_me) /* not when ended from another thread */
+    prof_signal_thread_end();
 }
 
 static void on_parallel_begin(ompt_data_t *encountering_task_data,

@@ -216,10 +216,16 @@ void prof_papi_thread_start(prof_thread *t);
 void prof_papi_read(prof_thread *t, long long *vals);
 uint64_t prof_papi_delta(long long before, long long after);
 
-/* prof_signal.c: a profile when SIGINT or SIGTERM ends the program. */
-extern _Atomic int prof_end_signal; /* the signal, 0: none */
+/* prof_signal.c: a profile when a signal ends the program (SIGINT,
+   SIGTERM, SIGHUP, SIGQUIT) or it crashes (a stack overflow included). */
+extern _Atomic int prof_end_signal;    /* the signal, 0: none */
+const char *prof_signal_name(int sig); /* "SIGTERM", ... */
 void prof_signal_init(void (*write_profile)(void));
 void prof_signal_after_fork(void);   /* in a forked child */
 void prof_signal_child_helper(void); /* ... once it runs OpenMP again */
+/* The calling thread's alternate signal stack (stack overflows): set up
+   when it begins, taken down when it ends. */
+void prof_signal_thread_begin(void);
+void prof_signal_thread_end(void);
 
 #endif

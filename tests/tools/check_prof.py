@@ -226,6 +226,11 @@ def check_trace(path, p):
     check(names == tids, f"trace: one named track per thread {tids} ({names})")
     per_region = {}
     by_tid = {}
+    # args.region is on a region's first slice on each thread (and on every
+    # slice of a region whose name another region has too); a slice
+    # without it is the region its name was given with
+    named = {}
+    seen = set()
     for e in evs:
         check(e.get("ph") in ("X", "M"), f"trace: phase X or M ({e.get('ph')})")
         for k in ("name", "ph", "pid", "tid"):
@@ -239,11 +244,23 @@ def check_trace(path, p):
         check(isinstance(e.get("cat"), str), "trace: cat")
         a = e.get("args", {})
         r = a.get("region")
-        check(isinstance(r, int) and 0 <= r < len(p["regions"]),
-              "trace: args.region")
+        if r is None:
+            ids = named.get(e["name"], set())
+            check(len(ids) == 1, f"trace: a slice without args.region named "
+                  f"for one region given before ({e['name']}: {ids})")
+            r = next(iter(ids)) if len(ids) == 1 else None
+            check((e["tid"], r) in seen,
+                  f"trace: region {r} named on thread {e['tid']} before")
+        else:
+            check(isinstance(r, int) and 0 <= r < len(p["regions"]),
+                  "trace: args.region")
+            if isinstance(r, int):
+                named.setdefault(e["name"], set()).add(r)
+                seen.add((e["tid"], r))
         if isinstance(r, int) and 0 <= r < len(p["regions"]):
             reg = p["regions"][r]
-            check(a.get("wait") == reg["wait_kind"], "trace: waits marked")
+            check((e.get("cname") == "terrible") == reg["wait_kind"],
+                  "trace: waits marked (coloured)")
             check(("wait" in e["cat"].split(",")) == reg["wait_kind"],
                   "trace: wait category")
             per_region[r] = per_region.get(r, 0) + 1
@@ -824,7 +841,7 @@ def test_env(a, prof, cmd, env, tmp, n):
     p = run([prof, "-q", "-f", "json,csv", "-o", tdir] + cmd, timed)
     check(p.returncode == 0, f"exit status {p.returncode}")
     phases = re.findall(r"^pompt-prof: time (\S+) +[0-9.]+ ms wall +[0-9.]+ "
-                        r"ms cpu$", p.stderr, re.M)
+                        r"ms cpu +-?[0-9]+ faults$", p.stderr, re.M)
     for want in ("start_tool", "signals", "sym:runtime", "sym:symtab",
                  "timeline", "json", "csv", "free"):
         check(want in phases, f"phase {want} timed: {phases}")
