@@ -3646,7 +3646,7 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
               &lo->decl);
     eval_once(u, p, find_clause(p, OMP_CLAUSE_FINAL), "pompt_final", "int", "(",
               ") ? 1 : 0", &lo->decl);
-    instr_buf_printf(&lo->decl, "POMP_Task_t pompt_task_%d; ", n);
+    instr_buf_printf(&lo->decl, "POMPT_Task_t pompt_task_%d = 0; ", n);
     break;
   case LK_CANCEL:
     eval_once(u, p, find_if(u, p, "cancel"), "pompt_if", "int", "(",
@@ -3958,9 +3958,12 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        "POMP_Dependence_t pompt_deps_%d[%d] = {%s}; ", n, ndeps,
                        deps.data);
     instr_buf_free(&deps);
+    /* The compact family (pomp.h): a one-word instance, and no call at all
+     * when no tool can be active (doc/performance.md, "A task with no
+     * tool"). */
     instr_buf_printf(&lo->pre,
-                     "POMP_Task_create_begin(&pompt_d_%d.handle, " T_SELF
-                     ", &pompt_task_%d, ",
+                     "if (POMPT_Task_on()) pompt_task_%d = "
+                     "POMPT_Task_create_begin(&pompt_d_%d, ",
                      n, n);
     const struct omp_clause *cif = find_if(u, p, "task");
     const struct omp_clause *cfi = find_clause(p, OMP_CLAUSE_FINAL);
@@ -3975,24 +3978,21 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     if (cfi && repl_of(p, cfi))
       instr_buf_printf(&lo->pre, "%s(pompt_final_%d ? 2 : 0)",
                        terms++ ? " | " : "", n);
-    instr_buf_printf(&lo->pre, ", pompt_ctc_%d);", n);
+    instr_buf_printf(&lo->pre, ");");
     if (ndeps > 0)
       instr_buf_printf(&lo->pre,
-                       " POMP_Task_dependences(pompt_d_%d.handle, " T_SELF
-                       ", &pompt_task_%d, pompt_deps_%d, %d);",
+                       " if (pompt_task_%d) POMPT_Task_dependences("
+                       "pompt_task_%d, pompt_deps_%d, %d);",
                        n, n, n, ndeps);
     instr_buf_printf(&lo->open,
-                     "{ POMP_Task_begin(pompt_d_%d.handle, " T_SELF
-                     ", &pompt_task_%d); ",
+                     "{ if (pompt_task_%d) POMPT_Task_begin(pompt_task_%d); ",
                      n, n);
-    instr_buf_printf(&lo->close,
-                     " POMP_Task_end(pompt_d_%d.handle, " T_SELF
-                     ", &pompt_task_%d);" NO_TAIL " }",
-                     n, n);
-    instr_buf_printf(&lo->post,
-                     " POMP_Task_create_end(pompt_d_%d.handle, " T_SELF
-                     ", &pompt_task_%d);",
-                     n, n);
+    instr_buf_printf(
+        &lo->close,
+        " if (pompt_task_%d) POMPT_Task_end(pompt_task_%d);" NO_TAIL " }", n,
+        n);
+    instr_buf_printf(&lo->post, " if (pompt_task_%d) POMPT_Task_create_end();",
+                     n);
     break;
   }
   case LK_TASKLOOP:
@@ -4042,11 +4042,15 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       instr_buf_printf(&lo->post, " POMPT_Barrier_exit(&pompt_d_%d);", n);
       break;
     }
+    /* taskwait: no call when no tool can be active (pomp.h,
+     * POMPT_Task_on; doc/performance.md, "A task with no tool"). */
+    const char *guard = k == LK_TASKWAIT ? "if (POMPT_Task_on()) " : "";
     instr_buf_printf(&lo->pre,
-                     "POMP_%s_enter(&pompt_d_%d.handle, " T_SELF
+                     "%sPOMP_%s_enter(&pompt_d_%d.handle, " T_SELF
                      ", pompt_ctc_%d);",
-                     ev, n, n);
-    instr_buf_printf(&lo->post, " POMP_%s_exit(pompt_d_%d.handle, " T_SELF ");",
+                     guard, ev, n, n);
+    instr_buf_printf(&lo->post,
+                     " %sPOMP_%s_exit(pompt_d_%d.handle, " T_SELF ");", guard,
                      ev, n);
     break;
   }
@@ -5336,13 +5340,12 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
     if (p->kind == OMP_DIR_UNROLL || p->kind == OMP_DIR_TILE ||
         p->kind == OMP_DIR_ASSUME)
       continue;
+    /* A stand-alone (doacross) ordered needs no event: libpompt reports
+     * its dependences from the libgomp entries GCC calls for it. */
     if (p->kind == OMP_DIR_ORDERED)
-      warn_once_key(&u, name_offset(&u, p), "ordered-depend",
-                    "stand-alone 'ordered' (doacross) is not instrumented; "
-                    "passed through");
-    else
-      warn_once_key(&u, name_offset(&u, p), p->dname,
-                    "'%s' is not instrumented; passed through", p->dname);
+      continue;
+    warn_once_key(&u, name_offset(&u, p), p->dname,
+                  "'%s' is not instrumented; passed through", p->dname);
   }
   for (size_t i = 0; i < u.ncalls; i++)
     if (!in_intervals(targets, ntargets, u.calls[i].begin) &&

@@ -257,5 +257,13 @@ int32_t bridge_task_dependences(POMP_Task_t *task,
 int32_t bridge_task_create_end(POMP_Task_t *task, void *frame);
 int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame);
 int32_t bridge_task_end(POMP_Task_t *task, void *frame);
+/* The same for the compact family (POMPT_Task_*), whose instance is the
+ * task's record itself: create_begin returns it (0 when none was made). */
+uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
+                                        void *frame);
+int32_t bridge_task_dependences_word(uintptr_t task,
+                                     const POMP_Dependence_t deps[], int ndeps);
+int32_t bridge_task_begin_word(uintptr_t task, void *frame);
+int32_t bridge_task_end_word(uintptr_t task, void *frame);
 
 #endif /* POMPT_BRIDGE_H */

@@ -1488,17 +1488,35 @@ task_create_begin_slow(task_handle_t *h, int pomp_flags, const void *codeptr,
   return task_create_begin(t, h, pomp_flags, codeptr, frame, 0);
 }
 
-int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
-                                 const void *codeptr, void *frame) {
-  task_handle_t *h = (task_handle_t *)task;
-  memset(task, 0, sizeof *task);
-  /* Fast path: nothing to do first, room for the scope, a free record, and
-   * task_create deferred to libgomp's entry (whose existence that implies):
-   * no call at all. */
+/* Fast path: nothing to do first, room for the scope, a free record, and
+ * task_create deferred to libgomp's entry (whose existence that implies):
+ * no call at all. */
+static inline __attribute__((always_inline)) int32_t
+create_begin_h(task_handle_t *h, int pomp_flags, const void *codeptr,
+               void *frame) {
   bridge_thread_t *t = enter_quick(frame, 1);
   if (__builtin_expect(!t || !t->free_tasks || !bridge_fork_deferred, 0))
     return task_create_begin_slow(h, pomp_flags, codeptr, frame);
   return task_create_begin(t, h, pomp_flags, codeptr, frame, 1);
+}
+
+int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
+                                 const void *codeptr, void *frame) {
+  memset(task, 0, sizeof *task);
+  return create_begin_h((task_handle_t *)task, pomp_flags, codeptr, frame);
+}
+
+uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
+                                        void *frame) {
+  task_handle_t h = {NULL, 0, 0};
+  if (__builtin_expect(
+          create_begin_h(&h, pomp_flags, codeptr, frame) != POMP_SUCCESS, 0)) {
+    /* No instance, so no create_end will come (pomp-instr guards it with
+     * the instance): the scheduling point ends here. */
+    bridge_task_create_end(NULL, frame);
+    return 0;
+  }
+  return (uintptr_t)h.rec;
 }
 
 static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
@@ -1606,6 +1624,29 @@ task_begin(bridge_thread_t *t, task_handle_t *h, void *frame) {
   return POMP_SUCCESS;
 }
 
+/* A compact instance names the record: the handle of its present
+ * generation (the record lives in a pool and is never freed; its status
+ * says whether it is still this task's to begin or end). */
+static inline task_handle_t word_handle(uintptr_t task) {
+  bridge_task_t *rec = (bridge_task_t *)task;
+  task_handle_t h = {rec, rec ? gen_of(rec) : 0, HANDLE_TASK};
+  return h;
+}
+
+int32_t bridge_task_begin_word(uintptr_t task, void *frame) {
+  bridge_task_t *rec = (bridge_task_t *)task;
+  bridge_thread_t *t = bridge_thread_self();
+  if (!t)
+    return POMP_ERR_NOMEM;
+  /* Begun by the task's trampoline: only the mark to clear. */
+  if (rec && t->cur == rec && rec->early_begun) {
+    rec->early_begun = 0;
+    return POMP_SUCCESS;
+  }
+  task_handle_t h = word_handle(task);
+  return task_begin(t, &h, frame);
+}
+
 int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
   task_handle_t *h = (task_handle_t *)task;
   (void)codeptr;
@@ -1652,8 +1693,20 @@ static void task_finish(bridge_thread_t *t, bridge_task_t *rec,
   task_finish_inline(t, rec, status);
 }
 
+static inline __attribute__((always_inline)) int32_t
+task_end_h(task_handle_t *h, void *frame);
+
 int32_t bridge_task_end(POMP_Task_t *task, void *frame) {
-  task_handle_t *h = (task_handle_t *)task;
+  return task_end_h((task_handle_t *)task, frame);
+}
+
+int32_t bridge_task_end_word(uintptr_t task, void *frame) {
+  task_handle_t h = word_handle(task);
+  return task_end_h(&h, frame);
+}
+
+static inline __attribute__((always_inline)) int32_t
+task_end_h(task_handle_t *h, void *frame) {
   bridge_thread_t *t = bridge_thread_self();
   if (!t)
     return POMP_ERR_NOMEM;
@@ -1879,6 +1932,13 @@ int32_t bridge_task_dependences(POMP_Task_t *task,
     track_dependences(t, rec, deps, ndeps);
   }
   return POMP_SUCCESS;
+}
+
+int32_t bridge_task_dependences_word(uintptr_t task,
+                                     const POMP_Dependence_t deps[],
+                                     int ndeps) {
+  task_handle_t h = word_handle(task);
+  return bridge_task_dependences((POMP_Task_t *)(void *)&h, deps, ndeps);
 }
 
 static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,

@@ -88,7 +88,10 @@ GOMP_REAL_DECL(GOMP_task);
 
 typedef void (*gomp_task_t)(void (*)(void *), void *, void (*)(void *, void *),
                             long, long, _Bool, unsigned, void **, int, void *);
-static gomp_task_t real_task;
+/* GOMP_task's no-tool path below reads it by this name (not static, so
+ * that no compiler partitioning can make the reference a foreign one). */
+extern gomp_task_t real_task __asm__("bridge_gomp_real_task");
+gomp_task_t real_task;
 void bridge_gomp_missing(const char *entry) {
   fprintf(stderr,
           "pompt: the program calls libgomp's %s but libgomp is not "
@@ -383,12 +386,18 @@ task_by_memcpy(bridge_thread_t *t, const task_hdr_t *h, void *data,
     free(mem);
 }
 
-/* With a tool active (apart, so that GOMP_task without one saves no
- * registers before its tail call into libgomp). */
-static __attribute__((noinline)) void
+/* With a tool active, or before libgomp's entry is known (apart, so that
+ * GOMP_task without a tool saves no registers before its tail call into
+ * libgomp; GOMP_task's no-tool path jumps here by this name). */
+__attribute__((noinline, used)) void
 task_observed(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
               long arg_size, long arg_align, _Bool if_clause, unsigned flags,
-              void **depend, int priority, void *detach) {
+              void **depend, int priority,
+              void *detach) __asm__("bridge_gomp_task_observed");
+void task_observed(void (*fn)(void *), void *data,
+                   void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+                   _Bool if_clause, unsigned flags, void **depend, int priority,
+                   void *detach) {
   if (!real_task && !(real_task = (gomp_task_t)GOMP_REAL(GOMP_task)))
     bridge_gomp_missing("GOMP_task");
   bridge_thread_t *t = bridge_thread_peek();
@@ -413,6 +422,25 @@ task_observed(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
             depend, priority, detach);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* Without a tool, one compare and a jump into libgomp with the registers
+ * and the stack as the program left them.  In C, GCC reloads and stores
+ * back the four arguments passed on the stack before its tail call (18 of
+ * the 24 instructions this entry was); a task with no tool is a few dozen
+ * instructions in all (doc/performance.md, "A task with no tool"). */
+GOMP_EXPORT __attribute__((naked)) void GOMP_ENTRY(GOMP_task)(void) {
+  __asm__(
+#if defined(__CET__) && (__CET__ & 1)
+      "endbr64\n\t"
+#endif
+      "cmpl $0, bridge_active(%rip)\n\t"
+      "jne bridge_gomp_task_observed\n\t"
+      "movq bridge_gomp_real_task(%rip), %rax\n\t"
+      "testq %rax, %rax\n\t"
+      "je bridge_gomp_task_observed\n\t"
+      "jmp *%rax\n\t");
+}
+#else
 GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
                                        void (*cpyfn)(void *, void *),
                                        long arg_size, long arg_align,
@@ -426,6 +454,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
     real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
               priority, detach);
 }
+#endif
 
 void bridge_gomp_setup(void) {
   real_task = (gomp_task_t)GOMP_REAL(GOMP_task);

@@ -172,11 +172,18 @@ static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
                                                           void *frame) {
   if (!real_barrier_cancel)
     real_barrier_cancel = (gomp_barrier_cancel_t)lookup(GOMP_barrier_cancel);
-  if (!reporting_thread_internal())
-    return real_barrier_cancel();
-  bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
-  bool cancelled = real_barrier_cancel();
-  bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  bool cancelled;
+  if (!reporting_thread_internal()) {
+    cancelled = real_barrier_cancel();
+  } else {
+    bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+    cancelled = real_barrier_cancel();
+    bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
+  }
+  /* The thread found the region cancelled and leaves it: a cancellation
+   * detected (bridge_gomp_cancel.c has the other entries that tell). */
+  if (cancelled)
+    bridge_cancel(ompt_cancel_parallel | ompt_cancel_detected, codeptr, frame);
   return cancelled;
 }
 

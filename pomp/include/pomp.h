@@ -714,6 +714,49 @@ int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
 int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
 int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
 
+/* Explicit tasks.  The instance is one word: the library's record of the
+ * task, or 0 when there is nothing to report (no tool, or no record could
+ * be made).  Create_begin returns it; a scalar firstprivate clause carries
+ * it into the task (GCC then needs no copy function for it), and begin,
+ * end and dependences take it as it is.  POMPT_active is nonzero whenever
+ * a tool may be active (1 when libpompt is loaded, cleared before main when
+ * no tool was activated), so that with no tool a task costs no call at all:
+ *
+ *   POMPT_Task_t w = 0;
+ *   if (POMPT_Task_on()) w = POMPT_Task_create_begin(&d, flags);
+ *   #pragma omp task firstprivate(w)
+ *   { if (w) POMPT_Task_begin(w);  ...  if (w) POMPT_Task_end(w); }
+ *   if (w) POMPT_Task_create_end();
+ *
+ * Each routine still checks for itself whether a tool listens (a tool can
+ * finalise while the program runs); create_begin returns 0 only when it
+ * left nothing open that create_end would close.  Same events and
+ * callbacks as POMP_Task_create_begin, _dependences, _begin, _end and
+ * _create_end. */
+typedef uintptr_t POMPT_Task_t;
+extern int POMPT_active;
+/* POMPT_active as pomp-instr reads it: a call, inlined, is not a reference
+ * to the variable in the construct's text, which a default(none) clause of
+ * an enclosing construct would reject. */
+#if defined(__GNUC__) || defined(__clang__)
+static __inline__ __attribute__((__always_inline__, __unused__)) int
+POMPT_Task_on(void) {
+  return __builtin_expect(POMPT_active, 0);
+}
+#else
+static int POMPT_Task_on(void) {
+  return POMPT_active;
+}
+#endif
+POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
+                                     int32_t task_flags) POMPT_NOTHROW;
+int32_t POMPT_Task_dependences(POMPT_Task_t task,
+                               const POMP_Dependence_t deps[],
+                               int32_t ndeps) POMPT_NOTHROW;
+int32_t POMPT_Task_create_end(void) POMPT_NOTHROW;
+int32_t POMPT_Task_begin(POMPT_Task_t task) POMPT_NOTHROW;
+int32_t POMPT_Task_end(POMPT_Task_t task) POMPT_NOTHROW;
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,10 +4,12 @@
 usage: run_bench.py constructs --gcc-bin B1 --pompt-bin B2 --null-tool T
                     [--clang-bin B4] [--threads 2] [--rounds 5]
                     [--samples 5] [--target-ms 10] [--markdown FILE]
+                    [--constructs task,taskwait]
        run_bench.py events --event-bin B --null-tool T [--rounds 5]
                     [--markdown FILE]
        run_bench.py instructions --gcc-bin B1 --pompt-bin B2 --null-tool T
                     [--clang-bin B4] [--markdown FILE]
+                    [--constructs task,taskwait] [--baseline-pompt-bin B6]
 
 constructs: the variants of doc/performance.md,
   (1) gcc      plain gcc -fopenmp (libgomp)
@@ -15,6 +17,9 @@ constructs: the variants of doc/performance.md,
   (3) pompt+T  the same binary under the null tool (every callback)
   (4) clang+T  clang -fopenmp with libomp (native OMPT) under the null tool
   (5) clang    the same binary, no tool
+  (6) base     with --baseline-pompt-bin: ompbench built by another pompt
+               (an earlier tree, its own libpompt), no tool
+  (7) base+T   the same binary under the null tool
 Each round runs every variant once (every construct, SAMPLES samples each,
 of which ompbench keeps the fastest test and the fastest reference); a
 construct's figure is the median over the rounds, the spread printed half
@@ -104,6 +109,22 @@ def loadavg():
         return "?"
 
 
+def baseline_table(names, show, value, digits=3):
+    """The build under test against another pompt build (--baseline-pompt-bin,
+    variants (6) and (7)), both against gcc (1), from the same run."""
+    lines = ["| construct | (1) gcc | (2) pompt | (6) base | (3) pompt+null |"
+             " (7) base+null | (2)/(1) | (6)/(1) | (3)-(1) | (7)-(1) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for c in names:
+        g = value("1", c)
+        r = (lambda k: f"{value(k, c) / g:.2f}" if g > 0 else "n/a")
+        lines.append("| " + " | ".join(
+            [c] + [show(k, c) for k in ("1", "2", "6", "3", "7")] +
+            [r("2"), r("6"), f"{value('3', c) - g:+.{digits}f}",
+             f"{value('7', c) - g:+.{digits}f}"]) + " |")
+    return "\n".join(lines)
+
+
 def constructs(args):
     variants = [("1", "gcc", [args.gcc_bin], None),
                 ("2", "pompt", [args.pompt_bin], None),
@@ -111,7 +132,13 @@ def constructs(args):
     if args.clang_bin:
         variants += [("4", "clang+null", [args.clang_bin], args.null_tool),
                      ("5", "clang", [args.clang_bin], None)]
+    if args.baseline_pompt_bin:
+        variants += [("6", "base", [args.baseline_pompt_bin], None),
+                     ("7", "base+null", [args.baseline_pompt_bin],
+                      args.null_tool)]
     bench_args = ["-s", str(args.samples), "-t", str(args.target_ms)]
+    if args.constructs:
+        bench_args += args.constructs.split(",")
     data = {v[0]: {} for v in variants}
     load_before = loadavg()
     for rnd in range(args.rounds):
@@ -162,6 +189,10 @@ def constructs(args):
                                hyp("1", "3", "4", "5")))
         lines.append("| " + " | ".join(row) + " |")
     text = "\n".join(lines)
+    if "6" in data:
+        text += "\n\n" + baseline_table(
+            names, lambda k, c: f"{med[k][c]:.3f} ±{noise[k][c]:.3f}",
+            lambda k, c: med[k][c])
     print(f"overhead per construct in microseconds, OMP_NUM_THREADS="
           f"{args.threads}, median of {args.rounds} rounds (± half the "
           f"interquartile range); load average before {load_before}, "
@@ -238,9 +269,15 @@ def instructions(args):
     if args.clang_bin:
         variants += [("4", "clang+null", args.clang_bin, args.null_tool),
                      ("5", "clang", args.clang_bin, None)]
+    if args.baseline_pompt_bin:
+        variants += [("6", "base", args.baseline_pompt_bin, None),
+                     ("7", "base+null", args.baseline_pompt_bin,
+                      args.null_tool)]
     names = ["parallel", "for", "parallel_for", "barrier", "single",
              "critical", "lock", "atomic", "reduction", "master", "sections",
              "task", "taskwait"]
+    if args.constructs:
+        names = [c for c in names if c in args.constructs.split(",")]
     r1, r2 = args.reps1, args.reps2
     per = {v[0]: {} for v in variants}
     for key, _, binary, tool in variants:
@@ -271,6 +308,9 @@ def instructions(args):
             row += [f"{tp:+.0f}", "-"]
         lines.append("| " + " | ".join(row) + " |")
     text = "\n".join(lines)
+    if "6" in per:
+        text += "\n\n" + baseline_table(
+            names, lambda k, c: f"{per[k][c]:.0f}", lambda k, c: per[k][c], 0)
     print(f"instructions per execution of a construct, team of one, "
           f"(count at {r2} - count at {r1} executions) / {r2 - r1}")
     print(text)
@@ -296,6 +336,13 @@ def main():
     ap.add_argument("--reps1", type=int, default=200)
     ap.add_argument("--reps2", type=int, default=1200)
     ap.add_argument("--markdown")
+    ap.add_argument("--baseline-pompt-bin",
+                    help="ompbench built by another pompt (an earlier "
+                    "tree): measured in the same run, with and without "
+                    "the null tool, as variants (6) and (7)")
+    ap.add_argument("--constructs",
+                    help="comma-separated subset of ompbench's constructs "
+                    "(constructs and instructions modes; default: all)")
     args = ap.parse_args()
     if args.mode == "instructions":
         if not args.gcc_bin or not args.pompt_bin:

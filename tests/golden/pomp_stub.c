@@ -1428,3 +1428,63 @@ int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
 int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
   return POMP_Atomic_exit(desc_h(d), POMP_THREAD_SELF);
 }
+
+/* Compact tasks: the one-word instance is the address of a record holding
+ * the seed-style storage and the construct's handle, so that the same
+ * checks apply; create_end names no construct and closes the creation
+ * innermost on the thread (what the nesting check then verifies). */
+int POMPT_active = 1;
+
+struct compact_task {
+  POMP_Task_t task;
+  POMP_Handle_t h;
+};
+
+POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d, int32_t task_flags) {
+  struct compact_task *c = calloc(1, sizeof *c);
+  if (!c) {
+    problem("task creation: out of memory%s%s", "", "");
+    return 0;
+  }
+  POMP_Task_create_begin(desc_handle(d), POMP_THREAD_SELF, &c->task,
+                         task_flags, desc_ctc(d));
+  c->h = desc_h(d);
+  return (POMPT_Task_t)(uintptr_t)c;
+}
+int32_t POMPT_Task_dependences(POMPT_Task_t task,
+                               const POMP_Dependence_t deps[], int32_t ndeps) {
+  struct compact_task *c = (struct compact_task *)task;
+  if (!c) {
+    problem("task dependences without an instance%s%s", "", "");
+    return POMP_ERR_ARG;
+  }
+  return POMP_Task_dependences(c->h, POMP_THREAD_SELF, &c->task, deps, ndeps);
+}
+int32_t POMPT_Task_create_end(void) {
+  if (depth == 0 || stack[depth - 1].e != EV_TASK_CREATE) {
+    problem("task creation ends, but none is innermost%s%s", "", "");
+    return POMP_ERR_STATE;
+  }
+  POMP_Handle_t h = stack[depth - 1].h;
+  log_event("task_create_end", h);
+  close_ev(h, EV_TASK_CREATE, POMP_THREAD_SELF);
+  return POMP_SUCCESS;
+}
+int32_t POMPT_Task_begin(POMPT_Task_t task) {
+  struct compact_task *c = (struct compact_task *)task;
+  if (!c) {
+    problem("task begins without an instance%s%s", "", "");
+    return POMP_ERR_ARG;
+  }
+  return POMP_Task_begin(c->h, POMP_THREAD_SELF, &c->task);
+}
+int32_t POMPT_Task_end(POMPT_Task_t task) {
+  struct compact_task *c = (struct compact_task *)task;
+  if (!c) {
+    problem("task ends without an instance%s%s", "", "");
+    return POMP_ERR_ARG;
+  }
+  int32_t status = POMP_Task_end(c->h, POMP_THREAD_SELF, &c->task);
+  free(c); /* nothing names it after its end */
+  return status;
+}

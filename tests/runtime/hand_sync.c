@@ -12,9 +12,10 @@
  *   acquire_critical n, acquire_ordered 2n, mutex_acquired 8n,
  *   mutex_released 8n, flush n, masked 1, work_scope n, work_loop n,
  *   control_tool 2, error_warning 1,
- *   and a second region that cancels itself: cancel 1 when
- *   OMP_CANCELLATION=true (then thread 0 leaves the region at once and
- *   the others at the barrier, past their Barrier_exit and Parallel_end).
+ *   and a second region that cancels itself: cancel n when
+ *   OMP_CANCELLATION=true (thread 0 activates it and leaves the region at
+ *   once, the others detect it at the barrier and leave, past their
+ *   Barrier_exit and Parallel_end).
  * The program checks omp_control_tool's answers: 100 * command + modifier
  * under the check tool, omp_control_tool_notool (-2) without a tool.
  */

@@ -29,8 +29,12 @@
  *    fail, and leave nothing open); released and nest_lock(end) only for
  *    mutexes the thread holds; nest_lock(begin) only by the owner;
  *    lock_destroy never of a held lock;
- *  - cancel flags name one construct and say activated or detected; error
- *    messages have their length; flush gets the thread's data;
+ *  - cancel flags name one construct and say activated or detected (not
+ *    both); error messages have their length; flush gets the thread's data;
+ *  - doacross dependences (source / sink items) are the running task's, all
+ *    of one kind; they are counted apart from the dependences of tasks
+ *    (doacross_source, doacross_sink, their items and the sum of their
+ *    iteration values);
  *  - codeptr_ra points into the program's code, never into the OpenMP
  *    runtime or libpompt (which would mean a tail call or a wrong frame);
  *  - ompt_get_unique_id increases on every thread.
@@ -143,7 +147,17 @@ static atomic_int errors;
   X(distribute_iterations)                                                     \
   X(distribute_index_sum)                                                      \
   X(task_create_taskwait)                                                      \
-  X(taskwait_complete)
+  X(taskwait_complete)                                                         \
+  X(cancel_activated)                                                          \
+  X(cancel_detected)                                                           \
+  X(cancel_detected_parallel)                                                  \
+  X(cancel_detected_sections)                                                  \
+  X(cancel_detected_loop)                                                      \
+  X(cancel_detected_taskgroup)                                                 \
+  X(doacross_source)                                                           \
+  X(doacross_sink)                                                             \
+  X(doacross_items)                                                            \
+  X(doacross_value_sum)
 
 enum counter {
 #define X(n) C_##n,
@@ -831,9 +845,35 @@ static void on_task_create(ompt_data_t *encountering,
   }
 }
 
+/* The dependences of a doacross loop (OpenMP 5.2 ordered depend(source) /
+ * depend(sink: vec)): for the running task, every item of one kind, the
+ * iteration vector in the values; counted apart from the dependences of
+ * tasks. */
+static void on_doacross(ompt_data_t *task, const ompt_dependence_t *deps,
+                        int ndeps) {
+  check_task("dependences (doacross)", task);
+  int type = deps[0].dependence_type;
+  count(type == ompt_dependence_type_source ? C_doacross_source
+                                            : C_doacross_sink);
+  for (int i = 0; i < ndeps; i++) {
+    if ((int)deps[i].dependence_type != type)
+      error("dependences (doacross): item %d has type %d, item 0 %d", i,
+            (int)deps[i].dependence_type, type);
+    atomic_fetch_add(&counts[C_doacross_items], 1);
+    atomic_fetch_add(&counts[C_doacross_value_sum],
+                     (long)deps[i].variable.value);
+  }
+}
+
 static void on_dependences(ompt_data_t *task, const ompt_dependence_t *deps,
                            int ndeps) {
   on_thread("dependences");
+  if (ndeps > 0 && deps &&
+      (deps[0].dependence_type == ompt_dependence_type_source ||
+       deps[0].dependence_type == ompt_dependence_type_sink)) {
+    on_doacross(task, deps, ndeps);
+    return;
+  }
   count(C_dependences);
   unsigned idx = task_index(task);
   unsigned char st = idx ? atomic_load(&task_state[idx]) : T_NONE;
@@ -970,6 +1010,17 @@ static void on_cancel(ompt_data_t *task, int flags, const void *codeptr) {
     error("cancel: flags 0x%x say neither activated nor detected", flags);
   check_task("cancel", task);
   check_codeptr("cancel", codeptr);
+  if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_detected))
+    error("cancel: flags 0x%x say both activated and detected", flags);
+  if (flags & ompt_cancel_activated)
+    count(C_cancel_activated);
+  if (flags & ompt_cancel_detected) {
+    count(C_cancel_detected);
+    count(construct == ompt_cancel_parallel   ? C_cancel_detected_parallel
+          : construct == ompt_cancel_sections ? C_cancel_detected_sections
+          : construct == ompt_cancel_loop     ? C_cancel_detected_loop
+                                              : C_cancel_detected_taskgroup);
+  }
 }
 
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,

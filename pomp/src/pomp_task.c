@@ -1,0 +1,82 @@
+/*
+ * pomp_task.c -- the compact task events of pomp.h (POMPT_Task_*), which
+ * pomp-instr emits for the task construct, and POMPT_active, the flag that
+ * lets the instrumented code skip them without a call when no tool can be
+ * active (doc/performance.md, "A task with no tool").
+ *
+ * Same bridge calls, in the same order and with the same group buckets, as
+ * POMP_Task_* in pomp_events.c; only the instance differs: one word, the
+ * bridge's record of the task, instead of a 32-byte POMP_Task_t.  A word
+ * is a scalar firstprivate, which GCC copies into libgomp's task block
+ * without a copy function, and the bridge takes it as it is.
+ */
+#include "bridge.h"
+#include "pomp_entry.h"
+#include "pomp_region.h"
+
+/* Starts at 1 so that an event before the constructor below is not
+ * skipped (the routines check for a tool themselves); cleared once the
+ * tool's activation has been decided, when none was activated.  It is
+ * never set again: the bridge activates a tool only while libpompt's
+ * constructors run (bridge_tool.c, priority 102; POMP_Init from an earlier
+ * constructor of the program's comes first).  Exported and accessed by
+ * libpompt through its symbol, so that a program's copy of it (a copy
+ * relocation) is the one written. */
+EXPORT int POMPT_active = 1;
+
+__attribute__((constructor(103))) static void pompt_active_init(void) {
+  if (!bridge_active)
+    POMPT_active = 0;
+}
+
+EXPORT POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
+                                            int32_t task_flags) {
+  if (!bridge_active || !d)
+    return 0;
+  int32_t status = POMP_ERR_HANDLE;
+  struct pomp_region *r = pomp_region_of(&d->handle, d->ctc, &status);
+  if (!r)
+    return 0;
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
+  POMPT_Task_t task = bridge_task_create_begin_word(task_flags, CODEPTR, FRAME);
+  NO_TAIL_CALL();
+  return task;
+}
+
+EXPORT int32_t POMPT_Task_dependences(POMPT_Task_t task,
+                                      const POMP_Dependence_t deps[],
+                                      int32_t ndeps) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  if (!task)
+    return POMP_ERR_ARG;
+  return bridge_task_dependences_word(task, deps, ndeps);
+}
+
+EXPORT int32_t POMPT_Task_create_end(void) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  int32_t status = bridge_task_create_end(NULL, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
+
+EXPORT int32_t POMPT_Task_begin(POMPT_Task_t task) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  if (!task)
+    return POMP_ERR_ARG;
+  int32_t status = bridge_task_begin_word(task, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
+
+EXPORT int32_t POMPT_Task_end(POMPT_Task_t task) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  if (!task)
+    return POMP_ERR_ARG;
+  int32_t status = bridge_task_end_word(task, FRAME);
+  NO_TAIL_CALL();
+  return status;
+}
