@@ -206,8 +206,9 @@ typedef struct bridge_thread {
    * an initial thread of its own (bridge_thread_discover). */
   ompt_data_t initial_parallel_data;
   /* Where libgomp keeps this thread after its regions (finalisation must
-   * not wait for a thread docked in a pool: under OMP_WAIT_POLICY=active it
-   * spins there, runnable, for ever).  A worker of an outermost team: the
+   * not wait for a thread docked in its own pool: under
+   * OMP_WAIT_POLICY=active it spins there, runnable, for ever).  A worker
+   * of an outermost team: the
    * primary thread whose pool it is in, and its thread number there; the
    * primary: the size of its last outermost team of more than one, which
    * is how many threads its pool keeps (libgomp lets the others go). */

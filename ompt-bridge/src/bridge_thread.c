@@ -358,16 +358,17 @@ void bridge_threads_end_all(void) {
 #define EXIT_WAIT_US 1000
 #define EXIT_WAIT_MAX_US 2000000
 
-static int exiting(const bridge_thread_t *t) {
+static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
   int ended = atomic_load(&t->ended);
   if (ended == 1) /* thread_end sets the state undefined when done */
     return bridge_get_state(t, NULL) != ompt_state_undefined;
-  /* Docked in a pool that keeps it: runnable while it spins (an active
-   * wait policy), but never on its way out. */
-  const bridge_thread_t *primary =
-      __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED);
-  if (primary && __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) <
-                     __atomic_load_n(&primary->pool_size, __ATOMIC_RELAXED))
+  /* Docked in the finalising thread's pool, which keeps it: runnable while
+   * it spins (an active wait policy), but never on its way out.  Another
+   * initial thread's pool (a pthread's) goes when that thread exits, its
+   * workers with it: those are waited for. */
+  if (me && __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == me &&
+      __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) <
+          __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED))
     return 0;
   return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
          bridge_os_thread_runnable(t->tid);
@@ -379,7 +380,7 @@ static void await_exiting_threads(const bridge_thread_t *me) {
   for (long waited = 0;; waited += EXIT_WAIT_US) {
     left = 0;
     for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
-      left += t != me && exiting(t);
+      left += t != me && exiting(t, me);
     if (!left || waited >= EXIT_WAIT_MAX_US)
       break;
     bridge_os_sleep_us(EXIT_WAIT_US);
