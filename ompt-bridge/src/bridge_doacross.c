@@ -137,13 +137,7 @@ static inline void started(unsigned ncounts) {
 /* libgomp's entry; a program calling it without libgomp loaded cannot go
  * on (as bridge_gomp.c).  Looked up on every call of the rare starts and
  * once for post and wait. */
-#define REAL(name, type)                                                       \
-  ((type)real_checked(#name, (void (*)(void))GOMP_REAL(name)))
-static void (*real_checked(const char *name, void (*fn)(void)))(void) {
-  if (!fn)
-    bridge_gomp_missing(name);
-  return fn;
-}
+#define REAL(name, type) ((type)GOMP_REAL_CHECKED(name))
 
 /* One start entry: name, its parameters and arguments. */
 #define DOACROSS_START(name, params, args)                                     \

@@ -67,15 +67,6 @@ GOMP_REAL_DECL(GOMP_cancel);
 GOMP_REAL_DECL(GOMP_loop_end_cancel);
 GOMP_REAL_DECL(GOMP_sections_end_cancel);
 
-/* libgomp's entry; a program calling it without libgomp loaded cannot go
- * on (as bridge_gomp.c). */
-#define lookup(name) lookup_checked(#name, (void (*)(void))GOMP_REAL(name))
-static void (*lookup_checked(const char *name, void (*fn)(void)))(void) {
-  if (!fn)
-    bridge_gomp_missing(name);
-  return fn;
-}
-
 /* At load time, when libgomp (a dependency loaded first) is there, so that
  * the fast paths find the entries set; lazily otherwise. */
 __attribute__((constructor)) static void gomp_cancel_setup(void) {
@@ -113,7 +104,7 @@ static __attribute__((noinline)) bool
 cancellation_point_slow(int which, const void *codeptr, void *frame) {
   if (!real_cancellation_point)
     real_cancellation_point =
-        (gomp_cancellation_point_t)lookup(GOMP_cancellation_point);
+        (gomp_cancellation_point_t)GOMP_REAL_CHECKED(GOMP_cancellation_point);
   bool cancelled = real_cancellation_point(which);
   detected(cancelled, construct_of(which), codeptr, frame);
   return cancelled;
@@ -130,7 +121,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancellation_point)(int which) {
 static __attribute__((noinline)) bool
 cancel_slow(int which, bool do_cancel, const void *codeptr, void *frame) {
   if (!real_cancel)
-    real_cancel = (gomp_cancel_t)lookup(GOMP_cancel);
+    real_cancel = (gomp_cancel_t)GOMP_REAL_CHECKED(GOMP_cancel);
   bool cancelled = real_cancel(which, do_cancel);
   /* Activated (do_cancel): reported by the POMP cancel event before. */
   detected(cancelled && !do_cancel, construct_of(which), codeptr, frame);
@@ -145,37 +136,24 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   return real(which, do_cancel);
 }
 
-static __attribute__((noinline)) bool loop_end_cancel_slow(const void *codeptr,
-                                                           void *frame) {
-  if (!real_loop_end_cancel)
-    real_loop_end_cancel = (gomp_end_cancel_t)lookup(GOMP_loop_end_cancel);
-  bool cancelled = real_loop_end_cancel();
-  detected(cancelled, ompt_cancel_parallel, codeptr, frame);
-  return cancelled;
-}
+/* GOMP_loop_end_cancel, GOMP_sections_end_cancel: a worksharing
+ * construct's barrier, which returns true only when the region is
+ * cancelled. */
+#define END_CANCEL(name, real_var)                                             \
+  static __attribute__((noinline)) bool name##_slow(const void *codeptr,       \
+                                                    void *frame) {             \
+    if (!real_var)                                                             \
+      real_var = (gomp_end_cancel_t)GOMP_REAL_CHECKED(name);                   \
+    bool cancelled = real_var();                                               \
+    detected(cancelled, ompt_cancel_parallel, codeptr, frame);                 \
+    return cancelled;                                                          \
+  }                                                                            \
+  GOMP_EXPORT bool GOMP_ENTRY(name)(void) {                                    \
+    gomp_end_cancel_t real = real_var;                                         \
+    if (__builtin_expect(!real || wanted(), 0))                                \
+      return name##_slow(__builtin_return_address(0), __builtin_dwarf_cfa());  \
+    return real();                                                             \
+  }
 
-GOMP_EXPORT bool GOMP_ENTRY(GOMP_loop_end_cancel)(void) {
-  gomp_end_cancel_t real = real_loop_end_cancel;
-  if (__builtin_expect(!real || wanted(), 0))
-    return loop_end_cancel_slow(__builtin_return_address(0),
-                                __builtin_dwarf_cfa());
-  return real();
-}
-
-static __attribute__((noinline)) bool
-sections_end_cancel_slow(const void *codeptr, void *frame) {
-  if (!real_sections_end_cancel)
-    real_sections_end_cancel =
-        (gomp_end_cancel_t)lookup(GOMP_sections_end_cancel);
-  bool cancelled = real_sections_end_cancel();
-  detected(cancelled, ompt_cancel_parallel, codeptr, frame);
-  return cancelled;
-}
-
-GOMP_EXPORT bool GOMP_ENTRY(GOMP_sections_end_cancel)(void) {
-  gomp_end_cancel_t real = real_sections_end_cancel;
-  if (__builtin_expect(!real || wanted(), 0))
-    return sections_end_cancel_slow(__builtin_return_address(0),
-                                    __builtin_dwarf_cfa());
-  return real();
-}
+END_CANCEL(GOMP_loop_end_cancel, real_loop_end_cancel)
+END_CANCEL(GOMP_sections_end_cancel, real_sections_end_cancel)

@@ -39,4 +39,16 @@
 #define GOMP_INTERPOSED(name) (dlsym(RTLD_DEFAULT, #name) == (void *)name)
 #endif
 
+/* libgomp's entry, where the program is known to call it: without it the
+ * program cannot go on (bridge_gomp_missing says so and aborts). */
+void bridge_gomp_missing(const char *entry) __attribute__((noreturn, cold));
+static inline void (*bridge_gomp_checked(const char *name,
+                                         void (*fn)(void)))(void) {
+  if (!fn)
+    bridge_gomp_missing(name);
+  return fn;
+}
+#define GOMP_REAL_CHECKED(name)                                                \
+  bridge_gomp_checked(#name, (void (*)(void))GOMP_REAL(name))
+
 #endif /* BRIDGE_GOMP_ENTRY_H */

@@ -73,15 +73,6 @@ GOMP_REAL_DECL(GOMP_barrier_cancel);
 GOMP_REAL_DECL(GOMP_single_copy_start);
 GOMP_REAL_DECL(GOMP_single_copy_end);
 
-/* libgomp's entry; a program calling it without libgomp loaded cannot go
- * on (as bridge_gomp.c). */
-#define lookup(name) lookup_checked(#name, (void (*)(void))GOMP_REAL(name))
-static void (*lookup_checked(const char *name, void (*fn)(void)))(void) {
-  if (!fn)
-    bridge_gomp_missing(name);
-  return fn;
-}
-
 /* At load time, when libgomp (a dependency loaded first) is there, so that
  * the fast paths find the entries set; lazily otherwise. */
 __attribute__((constructor)) static void gomp_sync_setup(void) {
@@ -148,7 +139,7 @@ static bridge_thread_t *reporting_thread_internal(void) {
 static __attribute__((noinline)) void barrier_slow(const void *codeptr,
                                                    void *frame) {
   if (!real_barrier)
-    real_barrier = (gomp_barrier_t)lookup(GOMP_barrier);
+    real_barrier = (gomp_barrier_t)GOMP_REAL_CHECKED(GOMP_barrier);
   if (!reporting_thread_internal()) {
     real_barrier();
     return;
@@ -171,7 +162,8 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_barrier)(void) {
 static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
                                                           void *frame) {
   if (!real_barrier_cancel)
-    real_barrier_cancel = (gomp_barrier_cancel_t)lookup(GOMP_barrier_cancel);
+    real_barrier_cancel =
+        (gomp_barrier_cancel_t)GOMP_REAL_CHECKED(GOMP_barrier_cancel);
   bool cancelled;
   if (!reporting_thread_internal()) {
     cancelled = real_barrier_cancel();
@@ -198,7 +190,8 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_barrier_cancel)(void) {
 static __attribute__((noinline)) void *copy_start_slow(const void *codeptr,
                                                        void *frame) {
   if (!real_copy_start)
-    real_copy_start = (gomp_copy_start_t)lookup(GOMP_single_copy_start);
+    real_copy_start =
+        (gomp_copy_start_t)GOMP_REAL_CHECKED(GOMP_single_copy_start);
   copyprivate_open++;
   bridge_thread_t *t = reporting_thread();
   if (!t)
@@ -226,7 +219,7 @@ GOMP_EXPORT void *GOMP_ENTRY(GOMP_single_copy_start)(void) {
 static __attribute__((noinline)) void
 copy_end_slow(void *data, const void *codeptr, void *frame) {
   if (!real_copy_end)
-    real_copy_end = (gomp_copy_end_t)lookup(GOMP_single_copy_end);
+    real_copy_end = (gomp_copy_end_t)GOMP_REAL_CHECKED(GOMP_single_copy_end);
   if (!reporting_thread()) {
     real_copy_end(data);
     return;
