@@ -204,6 +204,7 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   memset(team, 0, sizeof *team);
   bridge_task_t *enc = t->cur;
   team->encountering = enc;
+  team->pool_primary = enc && (enc->flags & ompt_task_initial) ? t : NULL;
   team->codeptr = codeptr;
   team->requested = if_false ? 1 : requested;
   team->flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
@@ -258,19 +259,18 @@ void bridge_fork_deliver(bridge_thread_t *t) {
 }
 
 /* Which pool the thread is docked in after this region (see pool_primary):
- * only an outermost team's (its encountering task is an initial task) of
- * more than one thread uses the pool; a nested team's threads end. */
-static void pool_note(bridge_thread_t *t, const bridge_task_t *enc, int num,
+ * only an outermost team's of more than one thread uses the pool; a nested
+ * team's threads end. */
+static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
                       int size) {
-  int outermost = enc && (enc->flags & ompt_task_initial) && size > 1;
+  bridge_thread_t *primary = team->pool_primary;
   /* Read by the finalising thread (relaxed: only after every region). */
   if (num == 0) {
-    if (outermost)
+    if (primary && size > 1)
       __atomic_store_n(&t->pool_size, size, __ATOMIC_RELAXED);
     return;
   }
-  __atomic_store_n(&t->pool_primary, outermost ? enc->owner : NULL,
-                   __ATOMIC_RELAXED);
+  __atomic_store_n(&t->pool_primary, primary, __ATOMIC_RELAXED);
   __atomic_store_n(&t->pool_num, num, __ATOMIC_RELAXED);
 }
 
@@ -295,7 +295,7 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   bridge_task_t *task = bridge_task_alloc(t);
   if (!task)
     return;
-  pool_note(t, team->encountering, num, size);
+  pool_note(t, team, num, size);
   task->frame.exit_frame.ptr = frame;
   task->begin_frame = frame;
   task->team = team;

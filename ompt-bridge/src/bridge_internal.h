@@ -117,6 +117,11 @@ typedef struct bridge_team {
   int flags;
   int size;
   int announced; /* parallel_begin delivered (monitoring was on) */
+  /* The primary thread, when the region is outermost (its encountering task
+   * an initial task): whose pool the workers are docked in afterwards
+   * (bridge_thread_t's pool_primary).  Set by the primary so that a worker
+   * need not read the encountering task's record, another thread's. */
+  struct bridge_thread *pool_primary;
 } bridge_team_t;
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
