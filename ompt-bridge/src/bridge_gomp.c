@@ -154,22 +154,18 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
 }
 
 /* A region of an instrumented parallel construct: its function runs on
- * each thread of the team after the thread's implicit task began. */
-typedef struct region_call {
-  void (*fn)(void *);
-  void *data;
-  POMP_Team_t *team;
-} region_call_t;
-
+ * each thread of the team after the thread's implicit task began.  The
+ * function and its data travel in the team's record. */
 static void region_run(void *arg) {
-  region_call_t *rc = arg;
-  bridge_parallel_begin(rc->team, __builtin_dwarf_cfa());
+  bridge_team_t *team = arg;
+  void (*fn)(void *) = team->region_fn;
+  void *data = team->region_data;
+  bridge_parallel_begin((POMP_Team_t *)team, __builtin_dwarf_cfa());
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *task = t ? t->cur : NULL;
-  if (task && task->team == (bridge_team_t *)rc->team &&
-      (task->flags & ompt_task_implicit))
+  if (task && task->team == team && (task->flags & ompt_task_implicit))
     task->early_begun = 1; /* Parallel_begin delivers nothing more */
-  rc->fn(rc->data);
+  fn(data);
   __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
 }
 
@@ -188,8 +184,9 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
       !(real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel)))
     bridge_gomp_missing("GOMP_parallel");
   if (team) { /* an instrumented parallel construct */
-    region_call_t rc = {fn, data, (POMP_Team_t *)team};
-    real_parallel(region_run, &rc, num_threads, flags);
+    team->region_fn = fn;
+    team->region_data = data;
+    real_parallel(region_run, team, num_threads, flags);
     return;
   }
   leaf_region_t lr;

@@ -117,6 +117,12 @@ typedef struct bridge_team {
   int flags;
   int size;
   int announced; /* parallel_begin delivered (monitoring was on) */
+  /* The program's outlined function and its data, when libpompt's
+   * trampoline starts the region (bridge_gomp.c): here, beside what the
+   * workers read at their begin anyway, so that a worker fetches one more
+   * of the primary thread's cache lines, not two. */
+  void (*region_fn)(void *);
+  void *region_data;
   /* The primary thread, when the region is outermost (its encountering task
    * an initial task): whose pool the workers are docked in afterwards
    * (bridge_thread_t's pool_primary).  Set by the primary so that a worker
