@@ -737,17 +737,25 @@ typedef uintptr_t POMPT_Task_t;
 extern int POMPT_active;
 /* POMPT_active as pomp-instr reads it: a call, inlined, is not a reference
  * to the variable in the construct's text, which a default(none) clause of
- * an enclosing construct would reject. */
+ * an enclosing construct would reject (and a function, not a macro, since
+ * pomp-instr's text is compiled after preprocessing).  POMPT_on guards the
+ * events of the constructs that cost the program about as little as a call
+ * (a task; master: a thread number's test), so that with no tool they make
+ * none; POMPT_Task_on is its name in task code. */
 #if defined(__GNUC__) || defined(__clang__)
-static __inline__ __attribute__((__always_inline__, __unused__)) int
-POMPT_Task_on(void) {
-  return __builtin_expect(POMPT_active, 0);
-}
+#define POMPT_INLINE_                                                          \
+  static __inline__ __attribute__((__always_inline__, __unused__))
+#define POMPT_LIKELY_OFF_(x) __builtin_expect((x), 0)
 #else
-static int POMPT_Task_on(void) {
-  return POMPT_active;
-}
+#define POMPT_INLINE_ static
+#define POMPT_LIKELY_OFF_(x) (x)
 #endif
+POMPT_INLINE_ int POMPT_on(void) {
+  return POMPT_LIKELY_OFF_(POMPT_active);
+}
+POMPT_INLINE_ int POMPT_Task_on(void) {
+  return POMPT_on();
+}
 POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
                                      int32_t task_flags) POMPT_NOTHROW;
 int32_t POMPT_Task_dependences(POMPT_Task_t task,
