@@ -110,17 +110,15 @@ typedef struct bridge_task {
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
 typedef struct bridge_team {
+  /* What the workers read, first: with the compact family's descriptor
+   * before it (POMPT_Team_t, 64-byte aligned) it fits one cache line. */
   ompt_data_t parallel_data;
   bridge_task_t *encountering;
   const void *codeptr;
-  int requested;
-  int flags;
-  int size;
-  int announced; /* parallel_begin delivered (monitoring was on) */
   /* The program's outlined function and its data, when libpompt's
    * trampoline starts the region (bridge_gomp.c): here, beside what the
-   * workers read at their begin anyway, so that a worker fetches one more
-   * of the primary thread's cache lines, not two. */
+   * workers read at their begin anyway, so that a worker fetches no other
+   * line of the primary thread's for them. */
   void (*region_fn)(void *);
   void *region_data;
   /* The primary thread, when the region is outermost (its encountering task
@@ -128,6 +126,11 @@ typedef struct bridge_team {
    * (bridge_thread_t's pool_primary).  Set by the primary so that a worker
    * need not read the encountering task's record, another thread's. */
   struct bridge_thread *pool_primary;
+  int announced; /* parallel_begin delivered (monitoring was on) */
+  /* The primary thread's only. */
+  int requested;
+  int flags;
+  int size;
 } bridge_team_t;
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),

@@ -650,11 +650,19 @@ typedef struct POMPT_Desc {
 } POMPT_Desc_t;
 
 /* Instance storage of a parallel region for the compact family: the
- * POMP_Team_t plus the construct, set by the enter event. */
+ * construct, set by the enter event, plus the POMP_Team_t.  Every thread of
+ * the team reads what the encountering thread wrote into it, a cache line
+ * from another core for each: the construct first and a cache line's
+ * alignment keep what they read in one line. */
+#if defined(__GNUC__) || defined(__clang__)
+#define POMPT_TEAM_ALIGN_ __attribute__((__aligned__(64)))
+#else
+#define POMPT_TEAM_ALIGN_
+#endif
 typedef struct POMPT_Team {
-  POMP_Team_t team;
   POMPT_Desc_t *desc;
-} POMPT_Team_t;
+  POMP_Team_t team;
+} POMPT_TEAM_ALIGN_ POMPT_Team_t;
 
 /* libpompt is C and lets no exception through; in C++ this spares every
  * inserted call its exception edges. */
