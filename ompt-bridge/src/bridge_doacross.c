@@ -300,3 +300,15 @@ _Static_assert(DOACROSS_MAX == 16, "FORWARD16 passes DOACROSS_MAX values");
 
 DOACROSS_WAIT(GOMP_doacross_wait, long)
 DOACROSS_WAIT(GOMP_doacross_ull_wait, ull)
+
+/* At load time, when libgomp (a dependency loaded first) is there, so that
+ * the fast paths find the entries set and threads of a team do not all set
+ * them at once on their first post or wait; lazily otherwise. */
+__attribute__((constructor)) static void doacross_setup(void) {
+  real_GOMP_doacross_post = (GOMP_doacross_post_t)GOMP_REAL(GOMP_doacross_post);
+  real_GOMP_doacross_ull_post =
+      (GOMP_doacross_ull_post_t)GOMP_REAL(GOMP_doacross_ull_post);
+  real_GOMP_doacross_wait = (GOMP_doacross_wait_t)GOMP_REAL(GOMP_doacross_wait);
+  real_GOMP_doacross_ull_wait =
+      (GOMP_doacross_ull_wait_t)GOMP_REAL(GOMP_doacross_ull_wait);
+}
