@@ -2734,6 +2734,16 @@ enum { CHUNKS_NONE = 0, CHUNKS_STATIC = 1, CHUNKS_RUNTIME = 2 };
 
 static int has_inscan(const struct unit *u, const struct pragma *p);
 
+/* Whether the chunks of p's loop can be computed again: one loop (no
+ * collapse) whose bounds loop_bounds can state. */
+static int bounds_evaluable(const struct unit *u, const struct pragma *p) {
+  struct instr_buf tmp = {0};
+  const struct stmt_rec *loop = construct_loop(u, p);
+  int ok = collapse_count(u, p) == 1 && loop && loop_bounds(u, loop, &tmp);
+  instr_buf_free(&tmp);
+  return ok;
+}
+
 /* --loop-level=chunks: how the chunks of the loop of leaf k are found
  * (doc/instrumentation.md); *check: the loop body must ask for each chunk
  * (a static schedule with a chunk size). */
@@ -2770,11 +2780,7 @@ static int chunk_schedule(const struct unit *u, const struct pragma *p,
   }
   /* A static schedule is computed from the bounds; a chunked one needs a
    * call at the start of each chunk, in the body. */
-  struct instr_buf tmp = {0};
-  const struct stmt_rec *loop = construct_loop(u, p);
-  int bounds = collapse_count(u, p) == 1 && loop && loop_bounds(u, loop, &tmp);
-  instr_buf_free(&tmp);
-  if (!bounds)
+  if (!bounds_evaluable(u, p))
     return CHUNKS_NONE;
   if (chunked) {
     if (k != LK_FOR || has_inscan(u, p))
@@ -2805,11 +2811,7 @@ static int distribute_chunk_schedule(const struct unit *u,
       return CHUNKS_NONE;
     chunked = 1;
   }
-  struct instr_buf tmp = {0};
-  const struct stmt_rec *loop = construct_loop(u, p);
-  int bounds = collapse_count(u, p) == 1 && loop && loop_bounds(u, loop, &tmp);
-  instr_buf_free(&tmp);
-  if (!bounds)
+  if (!bounds_evaluable(u, p))
     return CHUNKS_NONE;
   if (!chunked)
     return CHUNKS_STATIC; /* one chunk per team, reported at the enter */
@@ -3966,7 +3968,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
      * when no tool can be active (doc/performance.md, "A task with no
      * tool"). */
     instr_buf_printf(&lo->pre,
-                     "if (POMPT_Task_on()) pompt_task_%d = "
+                     "if (POMPT_on()) pompt_task_%d = "
                      "POMPT_Task_create_begin(&pompt_d_%d, ",
                      n, n);
     const struct omp_clause *cif = find_if(u, p, "task");
@@ -4047,8 +4049,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       break;
     }
     /* taskwait: no call when no tool can be active (pomp.h,
-     * POMPT_Task_on; doc/performance.md, "A task with no tool"). */
-    const char *guard = k == LK_TASKWAIT ? "if (POMPT_Task_on()) " : "";
+     * POMPT_on; doc/performance.md, "A task with no tool"). */
+    const char *guard = k == LK_TASKWAIT ? "if (POMPT_on()) " : "";
     instr_buf_printf(&lo->pre,
                      "%sPOMP_%s_enter(&pompt_d_%d.handle, " T_SELF
                      ", pompt_ctc_%d);",

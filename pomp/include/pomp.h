@@ -731,7 +731,7 @@ int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
  * no tool was activated), so that with no tool a task costs no call at all:
  *
  *   POMPT_Task_t w = 0;
- *   if (POMPT_Task_on()) w = POMPT_Task_create_begin(&d, flags);
+ *   if (POMPT_on()) w = POMPT_Task_create_begin(&d, flags);
  *   #pragma omp task firstprivate(w)
  *   { if (w) POMPT_Task_begin(w);  ...  if (w) POMPT_Task_end(w); }
  *   if (w) POMPT_Task_create_end();
@@ -749,21 +749,17 @@ extern int POMPT_active;
  * pomp-instr's text is compiled after preprocessing).  POMPT_on guards the
  * events of the constructs that cost the program about as little as a call
  * (a task; master: a thread number's test), so that with no tool they make
- * none; POMPT_Task_on is its name in task code. */
+ * none. */
 #if defined(__GNUC__) || defined(__clang__)
-#define POMPT_INLINE_                                                          \
-  static __inline__ __attribute__((__always_inline__, __unused__))
-#define POMPT_LIKELY_OFF_(x) __builtin_expect((x), 0)
+static __inline__ __attribute__((__always_inline__, __unused__)) int
+POMPT_on(void) {
+  return __builtin_expect(POMPT_active, 0);
+}
 #else
-#define POMPT_INLINE_ static
-#define POMPT_LIKELY_OFF_(x) (x)
+static int POMPT_on(void) {
+  return POMPT_active;
+}
 #endif
-POMPT_INLINE_ int POMPT_on(void) {
-  return POMPT_LIKELY_OFF_(POMPT_active);
-}
-POMPT_INLINE_ int POMPT_Task_on(void) {
-  return POMPT_on();
-}
 POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
                                      int32_t task_flags) POMPT_NOTHROW;
 int32_t POMPT_Task_dependences(POMPT_Task_t task,

@@ -137,7 +137,7 @@ static void compact_tasks(void) {
   static POMP_Handle_t h_wait;
   {
     POMPT_Task_t w = 0;
-    if (POMPT_Task_on())
+    if (POMPT_on())
       w = POMPT_Task_create_begin(&d_plain, 0);
 #pragma omp task firstprivate(w)
     {
@@ -155,7 +155,7 @@ static void compact_tasks(void) {
   {
     POMPT_Task_t w = 0;
     POMP_Dependence_t deps[2] = {{&a_var, 2}, {&b_var, 1}};
-    if (POMPT_Task_on())
+    if (POMPT_on())
       w = POMPT_Task_create_begin(&d_deps, POMP_TASK_HAS_DEPEND);
     if (w)
       POMPT_Task_dependences(w, deps, 2);
@@ -174,7 +174,7 @@ static void compact_tasks(void) {
   }
   {
     POMPT_Task_t w = 0;
-    if (POMPT_Task_on())
+    if (POMPT_on())
       w = POMPT_Task_create_begin(&d_undef, POMP_TASK_UNDEFERRED);
 #pragma omp task if (0) firstprivate(w)
     {
@@ -191,7 +191,7 @@ static void compact_tasks(void) {
   }
   {
     POMPT_Task_t w = 0;
-    if (POMPT_Task_on())
+    if (POMPT_on())
       w = POMPT_Task_create_begin(&d_left, 0);
 #pragma omp task firstprivate(w)
     {
@@ -222,7 +222,7 @@ static void run(void (*tasks)(void)) {
 
 static int notool(void) {
   static POMPT_Desc_t d = {0, ctc_plain};
-  if (POMPT_active || POMPT_Task_on())
+  if (POMPT_active || POMPT_on())
     fail("POMPT_active is set without a tool");
   if (POMPT_Task_create_begin(&d, 0) != 0 || d.handle)
     fail("a compact task event did something without a tool");
@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
     printf("FAIL: the program's tool was not started\n");
     return 1;
   }
-  if (!POMPT_active || !POMPT_Task_on())
+  if (!POMPT_active || !POMPT_on())
     fail("POMPT_active is 0 with a tool active");
   if (POMPT_Task_create_begin(NULL, 0) != 0)
     fail("task creation without a descriptor made an instance");
