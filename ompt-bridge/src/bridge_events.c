@@ -1909,9 +1909,8 @@ static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
   }
 }
 
-int32_t bridge_task_dependences(POMP_Task_t *task,
-                                const POMP_Dependence_t deps[], int ndeps) {
-  task_handle_t *h = (task_handle_t *)task;
+static int32_t task_dependences_h(task_handle_t *h,
+                                  const POMP_Dependence_t deps[], int ndeps) {
   bridge_thread_t *t = bridge_thread_self();
   if (!t)
     return POMP_ERR_NOMEM;
@@ -1934,11 +1933,16 @@ int32_t bridge_task_dependences(POMP_Task_t *task,
   return POMP_SUCCESS;
 }
 
+int32_t bridge_task_dependences(POMP_Task_t *task,
+                                const POMP_Dependence_t deps[], int ndeps) {
+  return task_dependences_h((task_handle_t *)task, deps, ndeps);
+}
+
 int32_t bridge_task_dependences_word(uintptr_t task,
                                      const POMP_Dependence_t deps[],
                                      int ndeps) {
   task_handle_t h = word_handle(task);
-  return bridge_task_dependences((POMP_Task_t *)(void *)&h, deps, ndeps);
+  return task_dependences_h(&h, deps, ndeps);
 }
 
 static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
