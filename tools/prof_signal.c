@@ -76,10 +76,17 @@
    into the memory below.  8 MiB, the usual default: reserved, not used. */
 #define PROF_HELPER_STACK (8 * 1024 * 1024)
 
-/* The program is asked to end (the first four) or crashes (the rest). */
-static const int handled[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT,
-                              SIGSEGV, SIGBUS,  SIGFPE, SIGABRT};
-#define NHANDLED (int)(sizeof handled / sizeof handled[0])
+/* The signals handled, with their names: the first NASKED ask the
+ * program to end, the rest are crashes. */
+static const struct {
+  int sig;
+  const char *name;
+} handled_sigs[] = {{SIGINT, "SIGINT"},   {SIGTERM, "SIGTERM"},
+                    {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"},
+                    {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},
+                    {SIGFPE, "SIGFPE"},   {SIGABRT, "SIGABRT"}};
+#define NASKED 4
+#define NHANDLED (int)(sizeof handled_sigs / sizeof handled_sigs[0])
 
 static void (*write_profile)(void);
 static int installed[NHANDLED];
@@ -98,30 +105,17 @@ static pthread_key_t alt_key;
 static size_t alt_size, alt_page;
 
 static int asked_to_end(int sig) {
-  return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
+  for (int i = 0; i < NASKED; i++)
+    if (handled_sigs[i].sig == sig)
+      return 1;
+  return 0;
 }
 
 const char *prof_signal_name(int sig) {
-  switch (sig) {
-  case SIGINT:
-    return "SIGINT";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGHUP:
-    return "SIGHUP";
-  case SIGQUIT:
-    return "SIGQUIT";
-  case SIGSEGV:
-    return "SIGSEGV";
-  case SIGBUS:
-    return "SIGBUS";
-  case SIGFPE:
-    return "SIGFPE";
-  case SIGABRT:
-    return "SIGABRT";
-  default:
-    return "a signal";
-  }
+  for (int i = 0; i < NHANDLED; i++)
+    if (handled_sigs[i].sig == sig)
+      return handled_sigs[i].name;
+  return "a signal";
 }
 
 static void die_of(int sig) {
@@ -266,8 +260,8 @@ void prof_signal_init(void (*write_fn)(void)) {
   int any = 0;
   for (int i = 0; i < NHANDLED; i++) {
     struct sigaction cur;
-    if (sigaction(handled[i], NULL, &cur) != 0 || (cur.sa_flags & SA_SIGINFO) ||
-        cur.sa_handler != SIG_DFL)
+    if (sigaction(handled_sigs[i].sig, NULL, &cur) != 0 ||
+        (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_DFL)
       continue; /* the program's own handling stays */
     installed[i] = 1;
     any = 1;
@@ -285,8 +279,8 @@ void prof_signal_init(void (*write_fn)(void)) {
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART | SA_ONSTACK;
-    sigaction(handled[i], &sa, NULL);
-    if (handled[i] == SIGSEGV)
+    sigaction(handled_sigs[i].sig, &sa, NULL);
+    if (handled_sigs[i].sig == SIGSEGV)
       alt_stack_init();
   }
   prof_signal_thread_begin(); /* the thread that starts the tool */
@@ -316,14 +310,14 @@ void prof_signal_child_helper(void) {
 __attribute__((destructor)) static void signals_at_unload(void) {
   for (int i = 0; i < NHANDLED; i++) {
     struct sigaction cur;
-    if (!installed[i] || sigaction(handled[i], NULL, &cur) != 0 ||
+    if (!installed[i] || sigaction(handled_sigs[i].sig, NULL, &cur) != 0 ||
         (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != on_signal)
       continue;
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    sigaction(handled[i], &dfl, NULL);
+    sigaction(handled_sigs[i].sig, &dfl, NULL);
   }
   if (atomic_exchange(&alt_wanted, 0))
     pthread_key_delete(alt_key);
