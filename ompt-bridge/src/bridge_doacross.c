@@ -258,25 +258,13 @@ _Static_assert(DOACROSS_MAX == 16, "FORWARD16 passes DOACROSS_MAX values");
   }                                                                            \
   WAIT_ENTRY(name, T)
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* Without a tool, a compare and a jump into libgomp with the registers and
- * the stack as the program left them: a variadic C entry would save every
- * argument register (the vector ones too) and copy the values on every
- * wait, a third of a tight doacross loop's time. */
-#if defined(__CET__) && (__CET__ & 1)
-#define WAIT_ENDBR "endbr64\n\t"
-#else
-#define WAIT_ENDBR ""
-#endif
+#ifdef GOMP_JUMP_ENTRIES
+/* Without a tool, a compare and a jump into libgomp: a variadic C entry
+ * would save every argument register (the vector ones too) and copy the
+ * values on every wait, a third of a tight doacross loop's time. */
 #define WAIT_ENTRY(name, T)                                                    \
-  GOMP_EXPORT __attribute__((naked)) void GOMP_ENTRY(name)(void) {             \
-    __asm__(WAIT_ENDBR "cmpl $0, bridge_active(%rip)\n\t"                      \
-                       "jne bridge_" #name "_observed\n\t"                     \
-                       "movq bridge_real_" #name "(%rip), %rax\n\t"            \
-                       "testq %rax, %rax\n\t"                                  \
-                       "je bridge_" #name "_observed\n\t"                      \
-                       "jmp *%rax\n\t");                                       \
-  }
+  GOMP_JUMP_ENTRY(GOMP_ENTRY(name), "bridge_real_" #name,                      \
+                  "bridge_" #name "_observed")
 #else
 /* Elsewhere the entry is the C function itself. */
 #define WAIT_ENTRY(name, T)                                                    \

@@ -419,24 +419,14 @@ void task_observed(void (*fn)(void *), void *data,
             depend, priority, detach);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* Without a tool, one compare and a jump into libgomp with the registers
- * and the stack as the program left them.  In C, GCC reloads and stores
- * back the four arguments passed on the stack before its tail call (18 of
- * the 24 instructions this entry was); a task with no tool is a few dozen
- * instructions in all (doc/performance.md, "A task with no tool"). */
-GOMP_EXPORT __attribute__((naked)) void GOMP_ENTRY(GOMP_task)(void) {
-  __asm__(
-#if defined(__CET__) && (__CET__ & 1)
-      "endbr64\n\t"
-#endif
-      "cmpl $0, bridge_active(%rip)\n\t"
-      "jne bridge_gomp_task_observed\n\t"
-      "movq bridge_gomp_real_task(%rip), %rax\n\t"
-      "testq %rax, %rax\n\t"
-      "je bridge_gomp_task_observed\n\t"
-      "jmp *%rax\n\t");
-}
+#ifdef GOMP_JUMP_ENTRIES
+/* Without a tool, one compare and a jump into libgomp: in C, GCC reloads
+ * and stores back the four arguments passed on the stack before its tail
+ * call (18 of the 24 instructions this entry was); a task with no tool is a
+ * few dozen instructions in all (doc/performance.md, "A task with no
+ * tool"). */
+GOMP_JUMP_ENTRY(GOMP_ENTRY(GOMP_task), "bridge_gomp_real_task",
+                "bridge_gomp_task_observed")
 #else
 GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
                                        void (*cpyfn)(void *, void *),

@@ -51,4 +51,30 @@ static inline void (*bridge_gomp_checked(const char *name,
 #define GOMP_REAL_CHECKED(name)                                                \
   bridge_gomp_checked(#name, (void (*)(void))GOMP_REAL(name))
 
+/* An entry whose path without a tool is a compare and a jump into
+ * libgomp's with the registers and the stack as the program left them
+ * (x86-64): a C entry must save and reload what it passes on (stack
+ * arguments, a variadic entry's every argument register).  The path with a
+ * tool active, or before libgomp's entry is known (the function pointer
+ * named real, NULL), jumps to slow, a C function with the entry's
+ * parameters.  real and slow are assembler names (hidden symbols of
+ * libpompt). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GOMP_JUMP_ENTRIES 1
+#if defined(__CET__) && (__CET__ & 1)
+#define GOMP_ENDBR_ "endbr64\n\t"
+#else
+#define GOMP_ENDBR_ ""
+#endif
+#define GOMP_JUMP_ENTRY(entry, real, slow)                                     \
+  GOMP_EXPORT __attribute__((naked)) void entry(void) {                        \
+    __asm__(GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                     \
+                        "jne " slow "\n\t"                                     \
+                        "movq " real "(%rip), %rax\n\t"                        \
+                        "testq %rax, %rax\n\t"                                 \
+                        "je " slow "\n\t"                                      \
+                        "jmp *%rax\n\t");                                      \
+  }
+#endif
+
 #endif /* BRIDGE_GOMP_ENTRY_H */
