@@ -374,20 +374,29 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
          bridge_os_thread_runnable(t->tid);
 }
 
+/* How many threads but me are still exiting; with stop_at_one, whether
+ * any is (the polls need no more, and each asks the kernel). */
+static int count_exiting(const bridge_thread_t *me, int stop_at_one) {
+  int n = 0;
+  for (bridge_thread_t *t = atomic_load(&registry); t && !(stop_at_one && n);
+       t = t->next)
+    n += t != me && exiting(t, me);
+  return n;
+}
+
 static void await_exiting_threads(const bridge_thread_t *me) {
   atomic_store(&awaiting_exits, 1);
-  int left = 0;
-  for (long waited = 0;; waited += EXIT_WAIT_US) {
-    left = 0;
-    for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
-      left += t != me && exiting(t, me);
-    if (!left || waited >= EXIT_WAIT_MAX_US)
-      break;
+  long waited = 0;
+  while (count_exiting(me, 1) && waited < EXIT_WAIT_MAX_US) {
     bridge_os_sleep_us(EXIT_WAIT_US);
+    waited += EXIT_WAIT_US;
   }
   atomic_store(&awaiting_exits, 0);
-  if (left)
-    bridge_log("finalisation: gave up waiting for %d exiting thread(s) "
-               "after %d ms",
-               left, EXIT_WAIT_MAX_US / 1000);
+  if (waited >= EXIT_WAIT_MAX_US) {
+    int left = count_exiting(me, 0);
+    if (left)
+      bridge_log("finalisation: gave up waiting for %d exiting thread(s) "
+                 "after %d ms",
+                 left, EXIT_WAIT_MAX_US / 1000);
+  }
 }
