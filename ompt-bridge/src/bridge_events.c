@@ -465,6 +465,10 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
   int delivered = top && top->delivered;
   if (top)
     bridge_scope_end_as(t, top, BRIDGE_SC_PARALLEL, codeptr); /* enter frame */
+  if (__builtin_expect(atomic_load_explicit(&team->discardable,
+                                            memory_order_relaxed) != NULL,
+                       0))
+    bridge_discard_region_end(t, team); /* the region's tasks never begun */
   bridge_task_t *enc = team->encountering;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
   if (delivered) {
@@ -859,8 +863,11 @@ void bridge_taskgroup_enter(const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
+  /* Its id (with cancellation on) names the taskgroup of the tasks
+   * created in it (bridge_discard.c). */
   if (push_scope(t, BRIDGE_SC_SYNC_REGION, BRIDGE_B_TASK_EE,
-                 ompt_sync_region_taskgroup, 0, codeptr, 0))
+                 ompt_sync_region_taskgroup, bridge_discard_taskgroup_id(),
+                 codeptr, 0))
     sync_begin(t, BRIDGE_B_TASK_EE, ompt_sync_region_taskgroup, 1, 0, codeptr);
 }
 
@@ -879,6 +886,17 @@ void bridge_taskgroup_exit(const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
+  /* The tasks of the taskgroup that never began were discarded, during
+   * the wait. */
+  for (int i = t->nscopes - 1; i >= (t->cur ? t->cur->scope_base : 0); i--) {
+    const bridge_scope_t *sc = &t->scopes[i];
+    if (sc->what == BRIDGE_SC_SYNC_REGION &&
+        sc->kind == ompt_sync_region_taskgroup) {
+      if (sc->arg)
+        bridge_discard_taskgroup_end(t, sc->arg);
+      break;
+    }
+  }
   pop_scope(t, BRIDGE_SC_SYNC_WAIT, ompt_sync_region_taskgroup, 0, 0, codeptr);
   pop_scope(t, BRIDGE_SC_SYNC_REGION, ompt_sync_region_taskgroup, 0, 0,
             codeptr);
@@ -1331,6 +1349,8 @@ void bridge_cancel(int flags, const void *codeptr, void *frame) {
   if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_taskgroup) &&
       t->cur)
     t->cur->cancelled = 1;
+  if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_parallel))
+    bridge_discard_cancel_parallel(t);
   if (!announced(t))
     return;
   ompt_callback_cancel_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, cancel);

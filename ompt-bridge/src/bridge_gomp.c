@@ -339,18 +339,6 @@ static void task_run(void *arg) {
 /* Blocks up to this size (header included) are built on the stack. */
 #define TASK_BLOCK_STACK 512
 
-extern int omp_get_cancellation(void) __attribute__((weak));
-
-/* Whether libgomp may discard a task it has not started (cancellation is
- * on, an ICV fixed at start-up): then only a task with a copy function of
- * the program's gets one (libgomp runs every task that has one). */
-static int cancellation(void) {
-  static int on = -1;
-  if (on < 0)
-    on = omp_get_cancellation && omp_get_cancellation();
-  return on;
-}
-
 /* With cancellation on and no copy function of the program's: libgomp
  * copies [header, program's block] with memcpy (or, undeferred, runs the
  * task on it as it is), built here, aligned as the program's block must be.
@@ -409,7 +397,12 @@ void task_observed(void (*fn)(void *), void *data,
   long off = ((long)sizeof(task_hdr_t) + al - 1) / al * al;
   task_hdr_t h = {NULL, fn, rec, atomic_load(&rec->gen), off};
   void **event_var = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL;
-  if (!cpyfn && cancellation()) {
+  /* Whether libgomp may discard a task it has not started: then only a
+   * task with a copy function of the program's gets one (libgomp runs
+   * every task that has one), and the others are tracked so that their
+   * discarding is reported (bridge_discard.c). */
+  if (!cpyfn && bridge_cancellation_on()) {
+    bridge_discard_track(t, rec);
     task_by_memcpy(t, &h, data, arg_size, al, if_clause, flags, depend,
                    priority, detach, event_var);
     return;

@@ -88,6 +88,7 @@ typedef struct bridge_task {
    * pushed: flags and region do not change while it runs, and the state is
    * asked for at almost every event that leaves a wait. */
   uint8_t work_state;
+  uint8_t discardable; /* in its region's list (bridge_discard.c) */
   uint32_t pomp_flags; /* POMP_TASK_* of its construct */
   /* bridge_pairs' numbers when it began: restored when it ends, so that
    * pairs it left open (cancelled) do not shift the numbers of the task it
@@ -96,12 +97,20 @@ typedef struct bridge_task {
 
   /* Dependence tracking of the tasks this task generates. */
   struct bridge_deps *deps;
+  /* With cancellation on: the taskgroup it belongs to (bridge_discard.c;
+   * 0: none), which the tasks it generates outside a taskgroup of their
+   * own inherit. */
+  uint64_t taskgroup;
 
   /* Lifetime. */
   atomic_uint refs;
   atomic_uint gen; /* bumped whenever the record is released */
   struct bridge_thread *owner;
   struct bridge_task *next_free;
+  /* Its link in its region's list of tasks libgomp may discard
+   * (bridge_discard.c), which holds a reference on it. */
+  struct bridge_task *next_discardable;
+  struct bridge_team *discard_team; /* that region */
   /* Begun by libpompt's trampoline before the program's outlined function
    * ran (bridge_gomp.c): the construct's own begin event finds it so and
    * delivers nothing.  Reset by bridge_task_alloc. */
@@ -131,6 +140,11 @@ typedef struct bridge_team {
   int requested;
   int flags;
   int size;
+  /* With cancellation on (bridge_discard.c): the region's tasks that
+   * libgomp may discard, pushed by any of its threads; and whether one of
+   * them activated the cancellation of the region. */
+  struct bridge_task *_Atomic discardable;
+  atomic_int cancelled;
 } bridge_team_t;
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
@@ -676,5 +690,21 @@ void bridge_detach_body_ended(bridge_task_t *rec, unsigned gen);
 int bridge_os_tid(void);
 int bridge_os_thread_runnable(int tid);
 void bridge_os_sleep_us(long us);
+
+/* bridge_discard.c: the tasks libgomp discards when their taskgroup or
+ * region is cancelled (it drops them without a call).  cancellation_on:
+ * whether it may (OMP_CANCELLATION, fixed at start-up); taskgroup_id: the
+ * id a taskgroup's scope keeps (0 unless cancellation is on); track: a task
+ * about to be handed to GOMP_task without a copy function of the
+ * program's; taskgroup_end: after the taskgroup's wait (its tasks have all
+ * completed or were discarded); region_end: the primary thread after the
+ * region (every task of it); cancel_parallel: the region's cancellation was
+ * activated. */
+int bridge_cancellation_on(void);
+uint64_t bridge_discard_taskgroup_id(void);
+void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec);
+void bridge_discard_taskgroup_end(bridge_thread_t *t, uint64_t taskgroup);
+void bridge_discard_region_end(bridge_thread_t *t, bridge_team_t *team);
+void bridge_discard_cancel_parallel(bridge_thread_t *t);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

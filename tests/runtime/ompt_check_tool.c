@@ -154,6 +154,10 @@ static atomic_int errors;
   X(cancel_detected_sections)                                                  \
   X(cancel_detected_loop)                                                      \
   X(cancel_detected_taskgroup)                                                 \
+  X(cancel_discarded)                                                          \
+  X(cancel_discarded_taskgroup)                                                \
+  X(cancel_discarded_parallel)                                                 \
+  X(task_never_ended)                                                          \
   X(doacross_source)                                                           \
   X(doacross_sink)                                                             \
   X(doacross_items)                                                            \
@@ -1008,6 +1012,24 @@ static void on_cancel(ompt_data_t *task, int flags, const void *codeptr) {
   if (!(flags & (ompt_cancel_activated | ompt_cancel_detected |
                  ompt_cancel_discarded_task)))
     error("cancel: flags 0x%x say neither activated nor detected", flags);
+  if (flags & ompt_cancel_discarded_task) {
+    /* A task created and never begun, which ends with this: any thread
+     * may report it, with no code address (5.2 allows NULL). */
+    count(C_cancel_discarded);
+    count(construct == ompt_cancel_taskgroup ? C_cancel_discarded_taskgroup
+                                             : C_cancel_discarded_parallel);
+    if (construct != ompt_cancel_taskgroup && construct != ompt_cancel_parallel)
+      error("cancel: a task discarded by cancelling construct 0x%x", construct);
+    if (flags & (ompt_cancel_activated | ompt_cancel_detected))
+      error("cancel: flags 0x%x say discarded and more", flags);
+    unsigned idx = task_index(task);
+    unsigned char st = idx ? atomic_exchange(&task_state[idx], T_DONE) : 0;
+    if (!idx || st != T_CREATED)
+      error("cancel: discarded task %p was not created and waiting (state "
+            "%d)",
+            (void *)task, st);
+    return;
+  }
   check_task("cancel", task);
   check_codeptr("cancel", codeptr);
   if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_detected))
@@ -1231,6 +1253,8 @@ static void finalize(ompt_data_t *data) {
     unsigned char st = atomic_load(&task_state[i]);
     if (st == T_RUNNING)
       error("task %u still running at finalize", i);
+    if (st == T_CREATED) /* neither begun nor reported discarded */
+      count(C_task_never_ended);
   }
   char line[4096];
   int n = snprintf(line, sizeof line, "check: counts");
