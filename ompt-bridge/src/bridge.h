@@ -215,6 +215,14 @@ static inline void bridge_mutex_release_held(int bucket, ompt_mutex_t kind,
   if (bridge_pairs[BRIDGE_PAIR_HELD].open)
     bridge_mutex_released(bucket, kind, wait_id, 1, codeptr, frame);
 }
+/* Set while the thread is inside an instrumented atomic construct (from
+ * its enter to its exit event): a GOMP_atomic_start there is the
+ * construct's, not a reduction's (bridge_reduction.c). */
+extern __thread unsigned char bridge_in_atomic
+    __attribute__((tls_model("initial-exec")));
+static inline void bridge_atomic_left(void) {
+  bridge_in_atomic = 0;
+}
 /* mutex_acquire and mutex_acquired (held) at once: a construct whose wait
  * is not observable apart from its acquisition (atomic). */
 void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,

@@ -46,7 +46,7 @@
   X(nest_lock, ompt_set_always)                                                \
   X(flush, ompt_set_always)                                                    \
   X(cancel, ompt_set_sometimes)                                                \
-  X(reduction, ompt_set_never)                                                 \
+  X(reduction, ompt_set_sometimes)                                             \
   X(dispatch, ompt_set_sometimes)                                              \
   X(target_emi, ompt_set_always)                                               \
   X(target_data_op_emi, ompt_set_sometimes)                                    \

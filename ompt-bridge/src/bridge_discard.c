@@ -94,8 +94,8 @@ static void push_chain(bridge_team_t *team, bridge_task_t *first,
 /* Report a discarded task and release what it held, as its end would. */
 static void discard(bridge_thread_t *t, bridge_team_t *team,
                     bridge_task_t *rec) {
-  int construct = rec->taskgroup && !atomic_load_explicit(
-                                        &team->cancelled, memory_order_relaxed)
+  int construct = rec->taskgroup && !atomic_load_explicit(&team->cancelled,
+                                                          memory_order_relaxed)
                       ? ompt_cancel_taskgroup
                       : ompt_cancel_parallel;
   if (rec->announced) {

@@ -1007,6 +1007,8 @@ push_held(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
 void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,
                              ompt_wait_id_t wait_id, const void *codeptr,
                              void *frame) {
+  if (kind == ompt_mutex_atomic)
+    bridge_in_atomic = 1;
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;

@@ -88,6 +88,7 @@ static const unsigned callback_buckets[BRIDGE_CALLBACK_SLOTS] = {
     [ompt_callback_mutex_released] = BUCKET(SYNC_EE) | BUCKET(RUNTIME_EVENT),
     [ompt_callback_flush] = BUCKET(SYNC_EE),
     [ompt_callback_cancel] = BUCKET(SYNC_EE),
+    [ompt_callback_reduction] = BUCKET(SYNC_EE),
     [ompt_callback_task_create] = BUCKET(TASK_EE),
     [ompt_callback_dependences] = BUCKET(TASK_EE),
     [ompt_callback_task_dependence] = BUCKET(TASK_EE),

@@ -441,6 +441,7 @@ EXPORT int32_t POMP_Atomic_enter(POMP_Handle_t *handle, int32_t thread_id,
 EXPORT int32_t POMP_Atomic_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
+  bridge_atomic_left();
   bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
                             FRAME);
   return POMP_SUCCESS;
@@ -453,6 +454,7 @@ EXPORT int32_t POMP_Atomic_event(POMP_Handle_t *handle, int32_t thread_id,
   FIRST_EVENT(handle, ctc);
   bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
                           FRAME);
+  bridge_atomic_left();
   bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
                             FRAME);
   return POMP_SUCCESS;

@@ -360,6 +360,7 @@ EXPORT int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
 
 EXPORT int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
   D_LATER(d);
+  bridge_atomic_left();
   bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
                             FRAME);
   return POMP_SUCCESS;

@@ -133,7 +133,7 @@ def main():
     p = run(a.prog, {"OMP_TOOL_LIBRARIES": act, "ACT_MODE": "badcalls"})
     ran_ok("bad calls", p)
     want = ("act: badcalls lookup_null=0 lookup_unknown=0 set0=0 set999=0 "
-            "set_neg=0 set_reduction=1 get_unset=0 enum_bad=0 "
+            "set_neg=0 set_never=1 get_unset=0 enum_bad=0 "
             "task_info_neg=0 parallel_info_neg=0 place_bad=0")
     expect("bad calls", want in p.stdout, "unexpected answers", p)
 

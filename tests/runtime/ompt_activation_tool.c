@@ -87,12 +87,12 @@ static void badcalls(ompt_function_lookup_t lookup) {
   int next = 0;
   const char *name = NULL;
   printf("act: badcalls lookup_null=%d lookup_unknown=%d set0=%d set999=%d "
-         "set_neg=%d set_reduction=%d get_unset=%d enum_bad=%d "
+         "set_neg=%d set_never=%d get_unset=%d enum_bad=%d "
          "task_info_neg=%d parallel_info_neg=%d place_bad=%d\n",
          lookup(NULL) != NULL, lookup("ompt_no_such_entry") != NULL,
          set((ompt_callbacks_t)0, cb), set((ompt_callbacks_t)999, cb),
          set((ompt_callbacks_t)-3, cb),
-         set(ompt_callback_reduction, cb),
+         set(ompt_callback_device_load, cb),
          get(ompt_callback_thread_end, &cb), es(12345, &next, &name),
          ti(-1, NULL, NULL, NULL, NULL, NULL), pi(-1, NULL, NULL),
          pp(-7, 0, NULL));

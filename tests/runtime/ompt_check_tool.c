@@ -158,6 +158,7 @@ static atomic_int errors;
   X(cancel_discarded_taskgroup)                                                \
   X(cancel_discarded_parallel)                                                 \
   X(task_never_ended)                                                          \
+  X(reduction)                                                                 \
   X(doacross_source)                                                           \
   X(doacross_sink)                                                             \
   X(doacross_items)                                                            \
@@ -631,6 +632,37 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
             (void *)parallel);
   }
   check_codeptr("sync_region", codeptr);
+}
+
+/* A reduction: a thread combining its partial results, begin and end on
+ * that thread with nothing of the thread's in between, in the working
+ * state for it, for the running task. */
+static __thread int in_reduction;
+
+static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                         ompt_data_t *parallel, ompt_data_t *task,
+                         const void *codeptr) {
+  on_thread("reduction");
+  if (kind != ompt_sync_region_reduction)
+    error("reduction callback of sync region kind %d", kind);
+  ompt_data_t *t0 = NULL;
+  if (!get_task_info(0, NULL, &t0, NULL, NULL, NULL) || t0 != task)
+    error("reduction: task data %p but get_task_info(0) says %p",
+          (void *)task, (void *)t0);
+  if (!parallel)
+    error("reduction with a NULL parallel_data");
+  check_state("reduction", ompt_state_work_reduction, 0, 0);
+  check_codeptr("reduction", codeptr);
+  if (ep == ompt_scope_begin) {
+    if (in_reduction)
+      error("reduction begin inside a reduction");
+    in_reduction = 1;
+  } else {
+    if (!in_reduction)
+      error("reduction end without its begin");
+    in_reduction = 0;
+    count(C_reduction);
+  }
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind,
@@ -1235,7 +1267,7 @@ static int initialize(ompt_function_lookup_t lookup, int device,
   REG(cancel, on_cancel, ompt_set_sometimes);
   REG(control_tool, on_control_tool, ompt_set_always);
   REG(error, on_error, ompt_set_always);
-  REG(reduction, on_sync_region, ompt_set_never);
+  REG(reduction, on_reduction, ompt_set_sometimes);
 #undef REG
   start_sampling();
   return 1;

@@ -1,0 +1,131 @@
+/*
+ * bridge_reduction.c -- the reductions that can be seen: GCC combines a
+ * thread's partial results of a reduction clause in the construct's
+ * outlined code, at the end of the thread's share.  A clause of one scalar
+ * whose operation the target has an atomic instruction for becomes that
+ * instruction (no call, so no event: ompt_set_sometimes); every other one
+ * (several list items, user-defined reductions, arrays, operations without
+ * an atomic form) is combined between GOMP_atomic_start and
+ * GOMP_atomic_end, which libpompt interposes.  Such a pair is a reduction
+ * when the thread is
+ *  - inside an instrumented worksharing construct of its current task (a
+ *    loop, sections or scope with the clause combines before its end), or
+ *  - past its implicit task's block in a parallel region, before the end
+ *    barrier (a parallel construct's clause combines after the block);
+ * and not inside an instrumented atomic construct, whose operation on a
+ * type without atomic instructions GCC brackets with the same pair.  The
+ * thread then reports reduction(ompt_sync_region_reduction, begin) before
+ * GOMP_atomic_start (its wait for the lock is part of the reduction, as
+ * in libomp's critical-section method) and end after GOMP_atomic_end, with
+ * state ompt_state_work_reduction in between and codeptr_ra in the
+ * construct's code (both the GOMP_atomic_start call's).  An atomic construct on such a type in code pomp-cc
+ * did not instrument, inside an instrumented loop, would be taken for one.
+ *
+ * Without a tool an entry is a load and a branch before libgomp's.
+ * Definitions are weak; the static library defines them as
+ * __wrap_GOMP_<x>, linked with --wrap (bridge_gomp_entry.h).
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+
+#include "bridge.h"
+#include "bridge_gomp_entry.h"
+#include "bridge_internal.h"
+
+__thread unsigned char bridge_in_atomic
+    __attribute__((tls_model("initial-exec")));
+
+typedef void (*gomp_atomic_t)(void);
+
+static gomp_atomic_t real_atomic_start, real_atomic_end;
+GOMP_REAL_DECL(GOMP_atomic_start);
+GOMP_REAL_DECL(GOMP_atomic_end);
+
+__attribute__((constructor)) static void gomp_atomic_setup(void) {
+  real_atomic_start = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_start);
+  real_atomic_end = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_end);
+}
+
+/* The reduction this thread is combining (begun at GOMP_atomic_start). */
+static __thread struct {
+  unsigned char open, delivered;
+  int state;
+  const void *codeptr;
+  ompt_wait_id_t wait_id;
+} combining __attribute__((tls_model("initial-exec")));
+
+/* Whether a GOMP_atomic_start of this thread is a reduction's. */
+static bool reduction_here(const bridge_thread_t *t) {
+  const bridge_task_t *cur = t->cur;
+  if (!cur || bridge_in_atomic || (cur->flags & ompt_task_initial))
+    return false;
+  if (cur == t->pending) /* a parallel construct's clause */
+    return true;
+  return bridge_pairs[BRIDGE_PAIR_WORK].next != cur->pair_next[BRIDGE_PAIR_WORK];
+}
+
+static void deliver(const bridge_thread_t *t, ompt_scope_endpoint_t endpoint,
+                    const void *codeptr) {
+  bridge_task_t *cur = t->cur;
+  /* A worker past its block has let go of its team's storage: the copy. */
+  ompt_data_t *pd =
+      cur->parallel_data ? cur->parallel_data : &cur->parallel_data_seen;
+  ompt_callback_sync_region_t cb =
+      endpoint == ompt_scope_begin
+          ? BRIDGE_ACTIVE_AS(BRIDGE_B_SYNC_EE, reduction,
+                             ompt_callback_sync_region_t)
+          : BRIDGE_GROUP_AS(BRIDGE_B_SYNC_EE, reduction,
+                            ompt_callback_sync_region_t);
+  if (cb)
+    cb(ompt_sync_region_reduction, endpoint, pd, &cur->task_data, codeptr);
+}
+
+static __attribute__((noinline)) void atomic_start_slow(const void *codeptr) {
+  if (!real_atomic_start)
+    real_atomic_start = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_start);
+  bridge_thread_t *t = bridge_thread_peek();
+  if (t && !combining.open && reduction_here(t)) {
+    combining.open = 1;
+    combining.delivered = (unsigned char)(bridge_enabled && t->cur->announced);
+    combining.state = bridge_get_state(t, &combining.wait_id);
+    combining.codeptr = codeptr;
+    bridge_set_state(t, ompt_state_work_reduction, 0);
+    if (combining.delivered)
+      deliver(t, ompt_scope_begin, codeptr);
+  }
+  real_atomic_start();
+}
+
+GOMP_EXPORT void GOMP_ENTRY(GOMP_atomic_start)(void) {
+  gomp_atomic_t real = real_atomic_start;
+  if (__builtin_expect(bridge_active || !real, 0)) {
+    atomic_start_slow(__builtin_return_address(0));
+    return;
+  }
+  real();
+}
+
+/* The end names the begin's code address: GCC may make GOMP_atomic_end
+ * the outlined function's tail call, whose return address is then the
+ * runtime's. */
+static __attribute__((noinline)) void atomic_end_slow(void) {
+  if (!real_atomic_end)
+    real_atomic_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_end);
+  real_atomic_end();
+  bridge_thread_t *t = bridge_thread_peek();
+  if (!t || !combining.open)
+    return;
+  combining.open = 0;
+  if (combining.delivered && t->cur)
+    deliver(t, ompt_scope_end, combining.codeptr);
+  bridge_set_state(t, (ompt_state_t)combining.state, combining.wait_id);
+}
+
+GOMP_EXPORT void GOMP_ENTRY(GOMP_atomic_end)(void) {
+  gomp_atomic_t real = real_atomic_end;
+  if (__builtin_expect(bridge_active || !real, 0)) {
+    atomic_end_slow();
+    return;
+  }
+  real();
+}
