@@ -2429,6 +2429,37 @@ static int in_set(enum omp_clause_kind k, const enum omp_clause_kind *set) {
   return 0;
 }
 
+/* Whether a reduction clause of `parallel for` / `parallel sections` goes
+ * on the parallel leaf.  OpenMP 5.2 puts it on the worksharing leaf (the
+ * list items shared in the region); in the combined construct nothing of
+ * the region's runs after the loop or sections, so the outcome is the
+ * same, but GCC then combines the partial results after the region's
+ * block, where libpompt sees the combining (doc/ompt-mapping.md,
+ * *Reductions*) instead of inside the worksharing leaf's code.  Not for
+ * inscan (the scan needs the loop's) and task (libgomp keeps it with the
+ * region) modifiers, nor for composites with simd. */
+static int reduction_on_parallel(const struct unit *u, const struct pragma *p,
+                                 const struct omp_clause *c) {
+  if (c->kind != OMP_CLAUSE_REDUCTION || p->nleaves != 2 ||
+      p->leaves[0] != LK_PARALLEL ||
+      (p->leaves[1] != LK_FOR && p->leaves[1] != LK_SECTIONS))
+    return 0;
+  const char *t = ptext(u, p);
+  size_t b = c->modifier.begin, e = c->modifier.end;
+  while (b < e) { /* each word of the modifier list */
+    while (b < e && !is_idch(t[b]))
+      b++;
+    size_t w = b;
+    while (w < e && is_idch(t[w]))
+      w++;
+    if ((w - b == 6 && memcmp(t + b, "inscan", 6) == 0) ||
+        (w - b == 4 && memcmp(t + b, "task", 4) == 0))
+      return 0;
+    b = w;
+  }
+  return 1;
+}
+
 /* The clauses a leaf accepts (OpenMP 5.2), for distributing the clauses of
  * a combined construct. */
 static int leaf_accepts(enum leaf_kind l, enum omp_clause_kind k) {
@@ -2581,6 +2612,8 @@ static unsigned clause_leaves(const struct unit *u, const struct pragma *p,
       return 0; /* per item */
     return par >= 0 ? 1u << par : 1u;
   case OMP_CLAUSE_REDUCTION: {
+    if (par >= 0 && reduction_on_parallel(u, p, c))
+      return 1u << par;
     /* Not on parallel when combined with a worksharing leaf; not on teams
      * when combined with loop (both leaves accept it otherwise). */
     int drop = par >= 0 && (p->leaves[par] == LK_PARALLEL ||
@@ -2653,7 +2686,17 @@ static void append_leaf_clauses(const struct unit *u, const struct pragma *p,
      * worksharing leaf, on parallel otherwise. */
     struct name_list wsl = {0};
     add_items(&wsl, u, p, OMP_CLAUSE_LASTPRIVATE);
-    add_items(&wsl, u, p, OMP_CLAUSE_REDUCTION);
+    for (size_t k = 0; k < p->nclauses; k++) {
+      const struct omp_clause *r = &p->clauses[k];
+      size_t nr = r->n_items < OMP_MAX_ITEMS ? r->n_items : OMP_MAX_ITEMS;
+      for (size_t j = 0; r->kind == OMP_CLAUSE_REDUCTION &&
+                         !reduction_on_parallel(u, p, r) && j < nr;
+           j++) {
+        size_t ib, ie;
+        if (item_base(t, r->items[j], &ib, &ie))
+          name_list_add(&wsl, t + ib, ie - ib);
+      }
+    }
     add_items(&wsl, u, p, OMP_CLAUSE_LINEAR);
     size_t n = c->n_items < OMP_MAX_ITEMS ? c->n_items : OMP_MAX_ITEMS;
     int allws = n > 0;
@@ -4883,6 +4926,16 @@ static void build_ctc(struct unit *u, struct pragma *p) {
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
     if (find_clause(p, flags[i].k))
       ctc_add_str(&c, flags[i].attr, "1");
+  /* A reduction on the parallel leaf of a parallel construct or its
+   * combined form: GCC combines after the region's block, which libpompt
+   * can bracket (doc/ompt-mapping.md, *Reductions*). */
+  int par_leaf = p->nleaves > 0 && p->leaves[0] == LK_PARALLEL;
+  for (size_t i = 0; par_leaf && p->clauses && i < p->nclauses; i++)
+    if (p->clauses[i].kind == OMP_CLAUSE_REDUCTION &&
+        (p->nleaves == 1 || reduction_on_parallel(u, p, &p->clauses[i]))) {
+      ctc_add_str(&c, "parallelReduction", "1");
+      break;
+    }
   p->ctc = ctc_finish(&c);
 }
 

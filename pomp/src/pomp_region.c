@@ -65,6 +65,7 @@ static const struct {
     {"hasIf", POMP_HAS_IF},
     {"hasNumThreads", POMP_HAS_NUM_THREADS},
     {"hasCollapse", POMP_HAS_COLLAPSE},
+    {"parallelReduction", POMP_PARALLEL_REDUCTION},
 };
 
 /* The construct-type clause of cancel / cancellation point, as the CTC
@@ -200,6 +201,9 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
     return NULL;
   }
   r->loop_work = loop_work_type(r->schedule);
+  /* A hand-written parallel construct's CTC: its reduction is on it. */
+  if (r->kind == POMP_REGION_PARALLEL && (r->flags & POMP_HAS_REDUCTION))
+    r->flags |= POMP_PARALLEL_REDUCTION;
   if ((r->kind == POMP_REGION_CANCEL ||
        r->kind == POMP_REGION_CANCELLATION_POINT) &&
       !r->cancel_flags && r->name)

@@ -60,6 +60,9 @@ enum pomp_region_flag {
   POMP_HAS_IF = 1u << 7,
   POMP_HAS_NUM_THREADS = 1u << 8,
   POMP_HAS_COLLAPSE = 1u << 9,
+  /* a reduction clause on the parallel leaf (parallelReduction=1; a
+   * parallel construct's hasReduction=1 says the same) */
+  POMP_PARALLEL_REDUCTION = 1u << 10,
 };
 
 /* Sites: the construct's first event, its implicit barrier (or the end of a
