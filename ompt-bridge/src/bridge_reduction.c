@@ -18,8 +18,9 @@
  * GOMP_atomic_start (its wait for the lock is part of the reduction, as
  * in libomp's critical-section method) and end after GOMP_atomic_end, with
  * state ompt_state_work_reduction in between and codeptr_ra in the
- * construct's code (both the GOMP_atomic_start call's).  An atomic construct on such a type in code pomp-cc
- * did not instrument, inside an instrumented loop, would be taken for one.
+ * construct's code (both the GOMP_atomic_start call's).  An atomic construct on
+ * such a type in code pomp-cc did not instrument, inside an instrumented loop,
+ * would be taken for one.
  *
  * Without a tool an entry is a load and a branch before libgomp's.
  * Definitions are weak; the static library defines them as
@@ -61,7 +62,8 @@ static bool reduction_here(const bridge_thread_t *t) {
     return false;
   if (cur == t->pending) /* a parallel construct's clause */
     return true;
-  return bridge_pairs[BRIDGE_PAIR_WORK].next != cur->pair_next[BRIDGE_PAIR_WORK];
+  return bridge_pairs[BRIDGE_PAIR_WORK].next !=
+         cur->pair_next[BRIDGE_PAIR_WORK];
 }
 
 static void deliver(const bridge_thread_t *t, ompt_scope_endpoint_t endpoint,
