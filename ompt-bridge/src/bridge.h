@@ -124,6 +124,11 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int if_false,
                            const void *codeptr, void *frame);
 void bridge_parallel_begin(POMP_Team_t *team, void *frame);
 void bridge_parallel_end(POMP_Team_t *team, const void *codeptr, void *frame);
+/* The same for a parallel construct whose reduction GCC combines after the
+ * block (the clause on the parallel leaf): the thread combines until the
+ * block's function returns (reduction callbacks), then waits. */
+void bridge_parallel_end_combining(POMP_Team_t *team, const void *codeptr,
+                                   void *frame);
 void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr, void *frame);
 
 /* ---- Worksharing ----------------------------------------------------------

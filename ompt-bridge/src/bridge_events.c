@@ -385,6 +385,46 @@ void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
   implicit_left_inline(t, task, team, codeptr, frame);
 }
 
+/* The end of the block of a parallel construct whose reduction GCC
+ * combines after the block (its clause on the parallel leaf): where
+ * libpompt's trampoline runs the block, the thread combines from here
+ * until the block's function returns (bridge_parallel_combined), with a
+ * reduction begin now and its end then, and only then waits in the
+ * region's end barrier.  Elsewhere the end of the block as usual. */
+void bridge_parallel_end_combining(POMP_Team_t *storage, const void *codeptr,
+                                   void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  bridge_team_t *team = (bridge_team_t *)storage;
+  bridge_task_t *task = t->cur;
+  if (!task || task->team != team || task == t->pending)
+    return; /* unmatched end: nothing sensible to report */
+  if (!task->trampolined) {
+    implicit_left_inline(t, task, team, codeptr, frame);
+    return;
+  }
+  bridge_scope_close_open(t, task->scope_base, codeptr);
+  bridge_set_state(t, ompt_state_work_reduction, 0);
+  task->combine_codeptr = codeptr;
+  task->combining = (uint8_t)(1 + (bridge_enabled && task->announced));
+  if (task->combining == 2)
+    bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
+}
+
+void bridge_parallel_combined(POMP_Team_t *storage) {
+  bridge_thread_t *t = bridge_self;
+  bridge_task_t *task = t ? t->cur : NULL;
+  if (!task || !task->combining)
+    return;
+  int delivered = task->combining == 2;
+  task->combining = 0;
+  if (delivered)
+    bridge_reduction_deliver(t, ompt_scope_end, task->combine_codeptr);
+  implicit_left_inline(t, task, (bridge_team_t *)storage,
+                       task->combine_codeptr, __builtin_dwarf_cfa());
+}
+
 static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
                               const void *codeptr) {
   bridge_scope_close_open(t, task->scope_base, codeptr);

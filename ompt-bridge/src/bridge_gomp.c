@@ -163,9 +163,15 @@ static void region_run(void *arg) {
   bridge_parallel_begin((POMP_Team_t *)team, __builtin_dwarf_cfa());
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *task = t ? t->cur : NULL;
-  if (task && task->team == team && (task->flags & ompt_task_implicit))
+  if (task && task->team == team && (task->flags & ompt_task_implicit)) {
     task->early_begun = 1; /* Parallel_begin delivers nothing more */
+    task->trampolined = 1;
+  }
   fn(data);
+  /* A reduction GCC combined after the block ends here. */
+  t = bridge_thread_peek();
+  if (__builtin_expect(t && t->cur && t->cur->combining, 0))
+    bridge_parallel_combined((POMP_Team_t *)team);
   __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
 }
 

@@ -115,6 +115,13 @@ typedef struct bridge_task {
    * ran (bridge_gomp.c): the construct's own begin event finds it so and
    * delivers nothing.  Reset by bridge_task_alloc. */
   uint8_t early_begun;
+  /* Implicit task whose block the trampoline runs: it can tell when the
+   * block's function returned.  combining: between the end of the block of
+   * a parallel construct whose reduction GCC combines after it and that
+   * return (2: its begin was delivered), with the end event's code
+   * address (bridge_parallel_end_combining).  Reset by bridge_task_alloc. */
+  uint8_t trampolined, combining;
+  const void *combine_codeptr;
 } bridge_task_t;
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
@@ -400,6 +407,8 @@ static inline bridge_task_t *bridge_task_take(bridge_thread_t *t,
   r->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
   r->next_free = NULL;
   r->early_begun = 0;
+  r->trampolined = 0;
+  r->combining = 0;
   atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
   return r;
 }
@@ -673,6 +682,13 @@ void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
  * returned: a task still running was left without Task_end (a cancelled
  * taskgroup) and ends now. */
 int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
+/* bridge_events.c: from the trampoline, the return of the block's
+ * function of a parallel construct whose reduction GCC combines after the
+ * block (bridge_parallel_end_combining, bridge.h). */
+void bridge_parallel_combined(POMP_Team_t *team);
+/* bridge_reduction.c: a reduction's begin or end for the thread's task. */
+void bridge_reduction_deliver(bridge_thread_t *t, ompt_scope_endpoint_t ep,
+                              const void *codeptr);
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame);
 
 /* bridge_detach.c: tasks with a detach clause.  register: the event handle

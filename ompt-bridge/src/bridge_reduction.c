@@ -60,14 +60,17 @@ static bool reduction_here(const bridge_thread_t *t) {
   const bridge_task_t *cur = t->cur;
   if (!cur || bridge_in_atomic || (cur->flags & ompt_task_initial))
     return false;
+  if (cur->combining) /* reported already, from the end of the block */
+    return false;
   if (cur == t->pending) /* a parallel construct's clause */
     return true;
   return bridge_pairs[BRIDGE_PAIR_WORK].next !=
          cur->pair_next[BRIDGE_PAIR_WORK];
 }
 
-static void deliver(const bridge_thread_t *t, ompt_scope_endpoint_t endpoint,
-                    const void *codeptr) {
+void bridge_reduction_deliver(bridge_thread_t *t,
+                              ompt_scope_endpoint_t endpoint,
+                              const void *codeptr) {
   bridge_task_t *cur = t->cur;
   /* A worker past its block has let go of its team's storage: the copy. */
   ompt_data_t *pd =
@@ -93,7 +96,7 @@ static __attribute__((noinline)) void atomic_start_slow(const void *codeptr) {
     combining.codeptr = codeptr;
     bridge_set_state(t, ompt_state_work_reduction, 0);
     if (combining.delivered)
-      deliver(t, ompt_scope_begin, codeptr);
+      bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
   }
   real_atomic_start();
 }
@@ -119,7 +122,7 @@ static __attribute__((noinline)) void atomic_end_slow(void) {
     return;
   combining.open = 0;
   if (combining.delivered && t->cur)
-    deliver(t, ompt_scope_end, combining.codeptr);
+    bridge_reduction_deliver(t, ompt_scope_end, combining.codeptr);
   bridge_set_state(t, (ompt_state_t)combining.state, combining.wait_id);
 }
 

@@ -105,10 +105,21 @@ EXPORT int32_t POMPT_Parallel_begin(POMPT_Team_t *team) {
   return POMP_SUCCESS;
 }
 
+/* The end of a parallel region's block: with a reduction on the parallel
+ * leaf GCC combines after it, which the bridge brackets. */
+static inline void parallel_block_end(const struct pomp_region *r,
+                                      POMPT_Team_t *team, const void *codeptr,
+                                      void *frame) {
+  if (__builtin_expect(r->flags & POMP_PARALLEL_REDUCTION, 0))
+    bridge_parallel_end_combining(&team->team, codeptr, frame);
+  else
+    bridge_parallel_end(&team->team, codeptr, frame);
+}
+
 EXPORT int32_t POMPT_Parallel_end(POMPT_Team_t *team) {
   T_LATER(team);
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  bridge_parallel_end(&team->team, CODEPTR, FRAME);
+  parallel_block_end(r, team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -158,7 +169,7 @@ EXPORT int32_t POMPT_Loop_exit_parallel_end(POMPT_Team_t *team) {
   T_LATER(team);
   bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  bridge_parallel_end(&team->team, CODEPTR, FRAME);
+  parallel_block_end(r, team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -166,7 +177,7 @@ EXPORT int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) {
   T_LATER(team);
   bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  bridge_parallel_end(&team->team, CODEPTR, FRAME);
+  parallel_block_end(r, team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 

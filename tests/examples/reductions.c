@@ -1,11 +1,13 @@
 /*
- * reductions.c -- reduction clauses whose combining GCC brackets with
- * GOMP_atomic_start/_end (several list items, a user-defined reduction),
- * on parallel, for, sections and parallel for, a0 repetitions (default 3);
- * a reduction of one scalar (GCC combines it with an atomic instruction:
- * not observable); and an atomic construct on long double inside a loop,
- * which GCC brackets with the same pair but is no reduction.  Per
- * repetition every thread of the team combines 5 times.
+ * reductions.c -- reductions libpompt sees, a0 repetitions (default 3):
+ * those GCC combines between GOMP_atomic_start/_end (several list items, a
+ * user-defined reduction) on parallel, for and sections; those on the
+ * parallel leaf (parallel, parallel for: pomp-instr puts the clause there),
+ * one scalar too, combined after the region's block; and what it must not
+ * count: a one-scalar reduction of a loop inside a region (GCC combines it
+ * with an atomic instruction: not observable), and an atomic construct on
+ * long double inside a loop, which GCC brackets with the same pair.  Per
+ * repetition every thread of the team combines 7 times.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -47,6 +49,11 @@ int main(int argc, char **argv) {
     }
 #pragma omp parallel for reduction(max : m) reduction(+ : a)
     for (int i = 0; i < 50; i++) { if (i > m) m = i; a += 1; }
+#pragma omp parallel reduction(+ : s)
+    s += 1;
+#pragma omp parallel for reduction(+ : s)
+    for (int i = 0; i < 20; i++)
+      s += i;
 #pragma omp parallel for reduction(merge : r)
     for (int i = 0; i < 30; i++) {
       if (i < r.lo) r.lo = i;
