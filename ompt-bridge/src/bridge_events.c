@@ -373,8 +373,15 @@ static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
   implicit_left_inline(t, task, team, codeptr, frame);
 }
 
-void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
-                         void *frame) {
+/* The end of the block of a parallel region.  combining: a construct whose
+ * reduction GCC combines after the block (its clause on the parallel
+ * leaf): where libpompt's trampoline runs the block, the thread combines
+ * from here until the block's function returns (bridge_parallel_combined),
+ * with a reduction begin now and its end then, and only then waits in the
+ * region's end barrier; elsewhere the end of the block as usual. */
+static inline __attribute__((always_inline)) void
+parallel_block_end(POMP_Team_t *storage, const void *codeptr, void *frame,
+                   int combining) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
@@ -382,25 +389,7 @@ void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
   bridge_task_t *task = t->cur;
   if (!task || task->team != team || task == t->pending)
     return; /* unmatched end: nothing sensible to report */
-  implicit_left_inline(t, task, team, codeptr, frame);
-}
-
-/* The end of the block of a parallel construct whose reduction GCC
- * combines after the block (its clause on the parallel leaf): where
- * libpompt's trampoline runs the block, the thread combines from here
- * until the block's function returns (bridge_parallel_combined), with a
- * reduction begin now and its end then, and only then waits in the
- * region's end barrier.  Elsewhere the end of the block as usual. */
-void bridge_parallel_end_combining(POMP_Team_t *storage, const void *codeptr,
-                                   void *frame) {
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
-    return;
-  bridge_team_t *team = (bridge_team_t *)storage;
-  bridge_task_t *task = t->cur;
-  if (!task || task->team != team || task == t->pending)
-    return; /* unmatched end: nothing sensible to report */
-  if (!task->trampolined) {
+  if (!combining || !task->trampolined) {
     implicit_left_inline(t, task, team, codeptr, frame);
     return;
   }
@@ -410,6 +399,16 @@ void bridge_parallel_end_combining(POMP_Team_t *storage, const void *codeptr,
   task->combining = (uint8_t)(1 + (bridge_enabled && task->announced));
   if (task->combining == 2)
     bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
+}
+
+void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
+                         void *frame) {
+  parallel_block_end(storage, codeptr, frame, 0);
+}
+
+void bridge_parallel_end_combining(POMP_Team_t *storage, const void *codeptr,
+                                   void *frame) {
+  parallel_block_end(storage, codeptr, frame, 1);
 }
 
 void bridge_parallel_combined(POMP_Team_t *storage) {
