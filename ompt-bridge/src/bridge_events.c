@@ -420,8 +420,8 @@ void bridge_parallel_combined(POMP_Team_t *storage) {
   task->combining = 0;
   if (delivered)
     bridge_reduction_deliver(t, ompt_scope_end, task->combine_codeptr);
-  implicit_left_inline(t, task, (bridge_team_t *)storage,
-                       task->combine_codeptr, __builtin_dwarf_cfa());
+  implicit_left_inline(t, task, (bridge_team_t *)storage, task->combine_codeptr,
+                       __builtin_dwarf_cfa());
 }
 
 static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
