@@ -1134,6 +1134,8 @@ static int tool_initialize(ompt_function_lookup_t lookup,
   REG(ompt_callback_masked, on_masked);
   REG(ompt_callback_sync_region, on_sync_region);
   REG(ompt_callback_sync_region_wait, on_sync_region_wait);
+  /* the same signature; kind ompt_sync_region_reduction */
+  REG(ompt_callback_reduction, on_sync_region);
   REG(ompt_callback_mutex_acquire, on_mutex_acquire);
   REG(ompt_callback_mutex_acquired, on_mutex_acquired);
   REG(ompt_callback_mutex_released, on_mutex_released);

@@ -133,7 +133,9 @@ EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
 /* The merged routines below do the first event only when the region is
  * known, as the seed's later event would, and the second one as its own
  * routine would: a first event initialises a zero handle.  Leaves r, the
- * inner construct's region. */
+ * inner construct's region.  The fork took the first site: the inner
+ * construct's call site goes in the begin slot (unused by parallel), so
+ * that pompt_region_info knows its codeptr_ra too. */
 #define BEGIN_THEN_FIRST(team)                                                 \
   if (!bridge_active)                                                          \
     return POMP_SUCCESS;                                                       \
@@ -145,7 +147,8 @@ EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
   int32_t status_ = POMP_ERR_HANDLE;                                           \
   if (!r && !(r = desc_first((team)->desc, &status_)))                         \
     return status_;                                                            \
-  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
+  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);                               \
+  pomp_region_site(r, POMP_SITE_BEGIN, CODEPTR)
 
 EXPORT int32_t POMPT_Parallel_begin_loop_enter(POMPT_Team_t *team,
                                                int64_t init_iter,

@@ -414,6 +414,14 @@ def check_known(p, src, n, reps):
     if pf:
         lp = find(p, "loop", m["pfor"], pf["id"])
         expect(lp, "visits", n, "parallel for's loop")
+        # libpompt reports each thread's combining of the reduction (libomp
+        # only with some of its methods)
+        if p["meta"]["runtime"].startswith("pompt"):
+            rd = [r for r in p["regions"]
+                  if r["parent"] == pf["id"] and r["kind"] == "reduction"]
+            check(len(rd) == 1, f"parallel for: one reduction region, {len(rd)}")
+            if rd:
+                expect(rd[0], "visits", n, "parallel for's reduction")
     prog = [r for r in p["regions"] if r["kind"] == "program"]
     check(len(prog) == 1 and prog[0]["visits"] == 1, "one program region")
     check(len(p["threads"]) == n, f"{n} threads profiled")
