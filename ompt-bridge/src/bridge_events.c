@@ -274,14 +274,20 @@ static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
   __atomic_store_n(&t->pool_num, num, __ATOMIC_RELAXED);
 }
 
-void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
+/* The implicit task's begin.  early: called by libpompt's trampoline
+ * (region_run) before the region's function runs; the task it leaves
+ * running is marked begun, so that the construct's own Parallel_begin
+ * delivers nothing. */
+static __attribute__((noinline)) void
+parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  bridge_team_t *team = (bridge_team_t *)storage;
   bridge_task_t *early = t->cur; /* begun by the region's trampoline */
   if (early && early->early_begun && early->team == team) {
-    early->early_begun = 0;
+    early->early_begun =
+        (uint8_t)(early_run && (early->flags & ompt_task_implicit));
+    early->trampolined |= early->early_begun;
     return;
   }
   if (t->fork_pending) /* the region started through another entry */
@@ -293,8 +299,13 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
      * without its end events (a cancelled region). */
     bridge_unwind_tasks(t, NULL);
   bridge_task_t *task = bridge_task_alloc(t);
-  if (!task)
+  if (!task) {
+    bridge_task_t *cur = t->cur;
+    if (early_run && cur && cur->team == team &&
+        (cur->flags & ompt_task_implicit))
+      cur->early_begun = cur->trampolined = 1;
     return;
+  }
   pool_note(t, team, num, size);
   task->frame.exit_frame.ptr = frame;
   task->begin_frame = frame;
@@ -306,6 +317,8 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
   task->thread_num = num;
   task->team_size = size;
   task->announced = (uint8_t)(bridge_enabled && team->announced);
+  task->early_begun = (uint8_t)early_run;
+  task->trampolined = (uint8_t)early_run;
   bridge_task_push_as(t, task, ompt_state_work_parallel);
   bridge_set_state(t, ompt_state_work_parallel, 0);
   if (task->announced) {
@@ -316,6 +329,25 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
          (unsigned)size, (unsigned)num, ompt_task_implicit);
   }
   task->parallel_data_seen = team->parallel_data;
+}
+
+void bridge_parallel_begin_early(POMP_Team_t *storage, void *frame) {
+  parallel_begin_slow((bridge_team_t *)storage, frame, 1);
+}
+
+/* The construct's Parallel_begin.  Under libpompt's trampoline (the common
+ * case) the implicit task has begun already and this event only notes so:
+ * that is tested first, with nothing else to do (enter_quick), and without
+ * a stack frame. */
+void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
+  bridge_team_t *team = (bridge_team_t *)storage;
+  bridge_thread_t *t = enter_quick(frame, 0);
+  bridge_task_t *early = t ? t->cur : NULL;
+  if (__builtin_expect(early && early->early_begun && early->team == team, 1)) {
+    early->early_begun = 0;
+    return;
+  }
+  parallel_begin_slow(team, frame, 0);
 }
 
 /* The thread leaves its implicit task's block and waits in the region's end

@@ -160,16 +160,11 @@ static void region_run(void *arg) {
   bridge_team_t *team = arg;
   void (*fn)(void *) = team->region_fn;
   void *data = team->region_data;
-  bridge_parallel_begin((POMP_Team_t *)team, __builtin_dwarf_cfa());
-  bridge_thread_t *t = bridge_thread_peek();
-  bridge_task_t *task = t ? t->cur : NULL;
-  if (task && task->team == team && (task->flags & ompt_task_implicit)) {
-    task->early_begun = 1; /* Parallel_begin delivers nothing more */
-    task->trampolined = 1;
-  }
+  /* Marks the task begun: Parallel_begin delivers nothing more. */
+  bridge_parallel_begin_early((POMP_Team_t *)team, __builtin_dwarf_cfa());
   fn(data);
   /* A reduction GCC combined after the block ends here. */
-  t = bridge_thread_peek();
+  bridge_thread_t *t = bridge_thread_peek();
   if (__builtin_expect(t && t->cur && t->cur->combining, 0))
     bridge_parallel_combined((POMP_Team_t *)team);
   __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */

@@ -675,6 +675,12 @@ int bridge_have_gomp_task(void);
 void (*bridge_gomp_parallel_real(void))(void (*)(void *), void *, unsigned,
                                         unsigned);
 
+/* bridge_events.c: bridge_parallel_begin from libpompt's region
+ * trampoline, before the region's function runs: the implicit task it
+ * leaves running is marked begun (early_begun), so that the construct's own
+ * Parallel_begin delivers nothing. */
+void bridge_parallel_begin_early(POMP_Team_t *team, void *frame);
+
 /* bridge_events.c: the begin of an explicit task (task_schedule switch)
  * delivered by libpompt's task trampoline before the program's outlined
  * function runs, for the task's record as bridge_task_create_begin made it
