@@ -198,6 +198,91 @@ pop_pair(bridge_thread_t *t, int what, int pair, uint32_t seq,
 /* ---- Parallel regions ------------------------------------------------------
  */
 
+/* set_state: leave the thread's state as the task's end makes it (else
+ * the caller sets it, before any callback: see settle). */
+static inline __attribute__((always_inline)) void
+implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
+                  int set_state) {
+  bridge_scope_close_open(t, task->scope_base, codeptr);
+  if (task->announced) {
+    ompt_callback_implicit_task_t cb =
+        BRIDGE_GROUP(BRIDGE_B_PARALLEL_BE, implicit_task);
+    if (cb)
+      cb(ompt_scope_end, NULL, &task->task_data, 0, (unsigned)task->thread_num,
+         task->flags);
+  }
+  bridge_deps_release(t, task);
+  task->frame.exit_frame.ptr = NULL;
+  task->frame.enter_frame.ptr = NULL;
+  bridge_task_pop(t, task);
+  __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+  task->team = NULL;
+  bridge_task_unref(task);
+  if (set_state) {
+    bridge_task_t *cur = t->cur;
+    bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
+  }
+}
+
+/* The pending barrier end and implicit task end of t, whose running task is
+ * the pending one. */
+static inline __attribute__((always_inline)) void
+flush_pending(bridge_thread_t *t, bridge_task_t *task, int set_state) {
+  t->pending = NULL;
+  /* The barrier ends as the region does: without its parallel_data on every
+   * thread (5.2 allows NULL at exactly this end, and the workers' team may
+   * be gone; libomp passes NULL too).  get_task_info answers the copy. */
+  task->parallel_data = NULL;
+  pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
+            t->pending_codeptr);
+  implicit_task_end(t, task, t->pending_codeptr, set_state);
+}
+
+void bridge_thread_flush(bridge_thread_t *t) {
+  bridge_task_t *task = t->pending;
+  /* Only at the implicit task's own level: a task running inside the end
+   * barrier leaves the barrier pending. */
+  if (!task || t->cur != task)
+    return;
+  flush_pending(t, task, 1);
+}
+
+/* The state a flush without set_state left unset (*stale), as the flush
+ * would have set it: before anything that may deliver a callback or
+ * return. */
+static inline void settle(bridge_thread_t *t, int *stale) {
+  if (*stale) {
+    *stale = 0;
+    bridge_task_t *cur = t->cur;
+    bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
+  }
+}
+
+/* enter_event for the region events that set the thread's state themselves
+ * before their first callback (a worker's next implicit task begin, the
+ * primary thread's Parallel_exit): a pending barrier end is delivered
+ * inline, and the state it would set is left to the caller (*stale, see
+ * settle); the callbacks, their order and the state each one sees are
+ * enter_event's. */
+static inline __attribute__((always_inline)) bridge_thread_t *
+enter_event_stale(void *frame, int *stale) {
+  *stale = 0;
+  bridge_thread_t *t = bridge_thread_self();
+  if (__builtin_expect(!t, 0))
+    return NULL;
+  bridge_task_t *cur = t->cur;
+  if (cur && cur == t->pending) {
+    flush_pending(t, cur, 0);
+    *stale = 1;
+    cur = t->cur;
+  }
+  if (cur && frame_above(frame, cur->begin_frame)) {
+    settle(t, stale);
+    recover(t, frame);
+  }
+  return t;
+}
+
 static inline __attribute__((always_inline)) void
 parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
                int if_false, const void *codeptr, void *frame, int room) {
@@ -280,26 +365,33 @@ static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
  * delivers nothing. */
 static __attribute__((noinline)) void
 parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
-  bridge_thread_t *t = enter_event(frame);
+  int stale;
+  bridge_thread_t *t = enter_event_stale(frame, &stale);
   if (!t)
     return;
   bridge_task_t *early = t->cur; /* begun by the region's trampoline */
   if (early && early->early_begun && early->team == team) {
+    settle(t, &stale);
     early->early_begun =
         (uint8_t)(early_run && (early->flags & ompt_task_implicit));
     early->trampolined |= early->early_begun;
     return;
   }
-  if (t->fork_pending) /* the region started through another entry */
+  if (t->fork_pending) { /* the region started through another entry */
+    settle(t, &stale);
     bridge_fork_deliver(t);
+  }
   int num = omp_get_thread_num ? omp_get_thread_num() : 0;
   int size = omp_get_num_threads ? omp_get_num_threads() : 1;
-  if (num != 0 && t->cur && !(t->cur->flags & ompt_task_initial))
+  if (num != 0 && t->cur && !(t->cur->flags & ompt_task_initial)) {
     /* A worker joins a team from idle: whatever it still runs was left
      * without its end events (a cancelled region). */
+    settle(t, &stale);
     bridge_unwind_tasks(t, NULL);
+  }
   bridge_task_t *task = bridge_task_alloc(t);
   if (!task) {
+    settle(t, &stale);
     bridge_task_t *cur = t->cur;
     if (early_run && cur && cur->team == team &&
         (cur->flags & ompt_task_implicit))
@@ -456,43 +548,6 @@ void bridge_parallel_combined(POMP_Team_t *storage) {
                        __builtin_dwarf_cfa());
 }
 
-static void implicit_task_end(bridge_thread_t *t, bridge_task_t *task,
-                              const void *codeptr) {
-  bridge_scope_close_open(t, task->scope_base, codeptr);
-  if (task->announced) {
-    ompt_callback_implicit_task_t cb =
-        BRIDGE_GROUP(BRIDGE_B_PARALLEL_BE, implicit_task);
-    if (cb)
-      cb(ompt_scope_end, NULL, &task->task_data, 0, (unsigned)task->thread_num,
-         task->flags);
-  }
-  bridge_deps_release(t, task);
-  task->frame.exit_frame.ptr = NULL;
-  task->frame.enter_frame.ptr = NULL;
-  bridge_task_pop(t, task);
-  __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
-  task->team = NULL;
-  bridge_task_unref(task);
-  bridge_task_t *cur = t->cur;
-  bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
-}
-
-void bridge_thread_flush(bridge_thread_t *t) {
-  bridge_task_t *task = t->pending;
-  /* Only at the implicit task's own level: a task running inside the end
-   * barrier leaves the barrier pending. */
-  if (!task || t->cur != task)
-    return;
-  t->pending = NULL;
-  /* The barrier ends as the region does: without its parallel_data on every
-   * thread (5.2 allows NULL at exactly this end, and the workers' team may
-   * be gone; libomp passes NULL too).  get_task_info answers the copy. */
-  task->parallel_data = NULL;
-  pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
-            t->pending_codeptr);
-  implicit_task_end(t, task, t->pending_codeptr);
-}
-
 void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr) {
   for (;;) {
     bridge_task_t *cur = t->cur;
@@ -511,15 +566,20 @@ void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr) {
 
 void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
                           void *frame) {
-  bridge_thread_t *t = enter_event(frame); /* delivers the primary's join */
+  int stale; /* the state is set below, before the callback */
+  bridge_thread_t *t =
+      enter_event_stale(frame, &stale); /* delivers the primary's join */
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
-  if (t->fork_pending) /* the region never ran its block */
+  if (t->fork_pending) { /* the region never ran its block */
+    settle(t, &stale);
     bridge_fork_deliver(t);
+  }
   bridge_task_t *cur = t->cur;
   if (cur && cur->team == team && (cur->flags & ompt_task_implicit)) {
     /* Parallel_end never came (cancelled region, same frame). */
+    settle(t, &stale);
     if (cur != t->pending)
       implicit_left(t, cur, team, codeptr, frame);
     bridge_thread_flush(t);
@@ -527,12 +587,16 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
   bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_PARALLEL);
   if (top && top->arg == (uint64_t)(uintptr_t)team) {
     t->nscopes--;
-  } else if (bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
-                              (uint64_t)(uintptr_t)team, 1, &s)) {
-    top = &s;
   } else {
-    top = NULL;
+    settle(t, &stale); /* the search may end scopes left open */
+    if (bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1, (uint64_t)(uintptr_t)team,
+                         1, &s))
+      top = &s;
+    else
+      top = NULL;
   }
+  if (!t->cur)
+    settle(t, &stale); /* idle, as the flush leaves it, then serial */
   int delivered = top && top->delivered;
   if (top)
     bridge_scope_end_as(t, top, BRIDGE_SC_PARALLEL, codeptr); /* enter frame */
