@@ -213,8 +213,13 @@ typedef struct bridge_thread {
   /* The state, double-buffered: st[st_idx] is current. */
   bridge_state_t st[2];
   volatile int st_idx;
-  /* The running task (top of the stack linked through task->below). */
-  bridge_task_t *volatile cur;
+  /* The running task (top of the stack linked through task->below).  Not
+   * volatile: only this thread writes it, in bridge_task_push_as and
+   * bridge_task_pop, each store ordered by a signal fence, so a signal
+   * handler on the thread (inquiry) reads it as published; the thread's
+   * own events may then keep it in a register between calls instead of
+   * reloading it at every mention. */
+  bridge_task_t *cur;
   /* The implicit task whose region's end barrier this thread is in; the
    * barrier's end and the implicit task's end are delivered at the thread's
    * next event at that level (as native runtimes do for workers). */
