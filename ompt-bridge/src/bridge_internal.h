@@ -523,7 +523,8 @@ static inline int bridge_scope_push_room(bridge_thread_t *t, int what,
                                          int bucket, int kind, uint64_t arg,
                                          const void *codeptr) {
   bridge_task_t *cur = t->cur;
-  int delivered = bridge_enabled && (!cur || cur->announced);
+  /* bridge_enabled and announced are 0 or 1: one AND, no branches. */
+  int delivered = bridge_enabled & (cur ? cur->announced : 1);
   bridge_scope_t *s = &t->scopes[t->nscopes++];
   s->what = (uint8_t)what;
   s->delivered = (uint8_t)delivered;
