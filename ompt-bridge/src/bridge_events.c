@@ -199,10 +199,11 @@ pop_pair(bridge_thread_t *t, int what, int pair, uint32_t seq,
  */
 
 /* set_state: leave the thread's state as the task's end makes it (else
- * the caller sets it, before any callback: see settle). */
+ * the caller sets it, before any callback: see settle).  self: t is known
+ * to be the calling thread's record. */
 static inline __attribute__((always_inline)) void
 implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
-                  int set_state) {
+                  int set_state, int self) {
   bridge_scope_close_open(t, task->scope_base, codeptr);
   if (task->announced) {
     ompt_callback_implicit_task_t cb =
@@ -214,10 +215,17 @@ implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
   bridge_deps_release(t, task);
   task->frame.exit_frame.ptr = NULL;
   task->frame.enter_frame.ptr = NULL;
-  bridge_task_pop(t, task);
-  __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
-  task->team = NULL;
-  bridge_task_unref(task);
+  if (self) {
+    bridge_task_pop_as(t, task, 1);
+    __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+    task->team = NULL;
+    bridge_task_unref_by(t, task);
+  } else {
+    bridge_task_pop(t, task);
+    __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+    task->team = NULL;
+    bridge_task_unref(task);
+  }
   if (set_state) {
     bridge_task_t *cur = t->cur;
     bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
@@ -227,7 +235,8 @@ implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
 /* The pending barrier end and implicit task end of t, whose running task is
  * the pending one. */
 static inline __attribute__((always_inline)) void
-flush_pending(bridge_thread_t *t, bridge_task_t *task, int set_state) {
+flush_pending(bridge_thread_t *t, bridge_task_t *task, int set_state,
+              int self) {
   t->pending = NULL;
   /* The barrier ends as the region does: without its parallel_data on every
    * thread (5.2 allows NULL at exactly this end, and the workers' team may
@@ -235,7 +244,7 @@ flush_pending(bridge_thread_t *t, bridge_task_t *task, int set_state) {
   task->parallel_data = NULL;
   pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
             t->pending_codeptr);
-  implicit_task_end(t, task, t->pending_codeptr, set_state);
+  implicit_task_end(t, task, t->pending_codeptr, set_state, self);
 }
 
 void bridge_thread_flush(bridge_thread_t *t) {
@@ -244,7 +253,7 @@ void bridge_thread_flush(bridge_thread_t *t) {
    * barrier leaves the barrier pending. */
   if (!task || t->cur != task)
     return;
-  flush_pending(t, task, 1);
+  flush_pending(t, task, 1, 0);
 }
 
 /* The state a flush without set_state left unset (*stale), as the flush
@@ -272,7 +281,7 @@ enter_event_stale(void *frame, int *stale) {
     return NULL;
   bridge_task_t *cur = t->cur;
   if (cur && cur == t->pending) {
-    flush_pending(t, cur, 0);
+    flush_pending(t, cur, 0, 1); /* t is bridge_self */
     *stale = 1;
     cur = t->cur;
   }
@@ -408,7 +417,8 @@ parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
   task->flags = ompt_task_implicit;
   task->thread_num = num;
   task->team_size = size;
-  task->announced = (uint8_t)(bridge_enabled && team->announced);
+  task->announced =
+      (uint8_t)(bridge_enabled & team->announced); /* 0 or 1 each */
   task->early_begun = (uint8_t)early_run;
   task->trampolined = (uint8_t)early_run;
   bridge_task_push_as(t, task, ompt_state_work_parallel);

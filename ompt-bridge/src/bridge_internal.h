@@ -430,8 +430,14 @@ static inline bridge_task_t *bridge_task_alloc(bridge_thread_t *t) {
 void bridge_task_unref_slow(bridge_task_t *task);
 /* The same, with the common case inline: this thread owns the record and
  * drops its only reference (no read-modify-write: see the slow path). */
+static inline void bridge_task_unref_by(bridge_thread_t *self,
+                                        bridge_task_t *task);
 static inline void bridge_task_unref(bridge_task_t *task) {
-  bridge_thread_t *self = bridge_self;
+  bridge_task_unref_by(bridge_self, task);
+}
+/* The same, by the calling thread, whose record the caller holds (self). */
+static inline void bridge_task_unref_by(bridge_thread_t *self,
+                                        bridge_task_t *task) {
   if (__builtin_expect(
           task && task->owner == self &&
               atomic_load_explicit(&task->refs, memory_order_acquire) == 1,
@@ -467,13 +473,18 @@ static inline void bridge_task_push_as(bridge_thread_t *t, bridge_task_t *task,
 static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
   bridge_task_push_as(t, task, -1);
 }
-/* Unpublish the running task (it must be cur). */
-static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
+/* Unpublish the running task (it must be cur); self: t is the calling
+ * thread's record. */
+static inline void bridge_task_pop_as(bridge_thread_t *t, bridge_task_t *task,
+                                      int self) {
   t->cur = task->below;
   atomic_signal_fence(memory_order_seq_cst);
-  if (t == bridge_self)
+  if (self)
     for (int k = 0; k < BRIDGE_PAIRS; k++)
       bridge_pairs[k].next = task->pair_next[k];
+}
+static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
+  bridge_task_pop_as(t, task, t == bridge_self);
 }
 /* Whether pd is an initial region's data: the program's, or the calling
  * thread's own when the runtime did not create it.  Tasks of an initial
