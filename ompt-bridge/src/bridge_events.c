@@ -129,13 +129,15 @@ static inline int set_enter_frame(bridge_thread_t *t, void *frame) {
 /* Push a scope; whether its begin is to be delivered. */
 static inline int push_scope(bridge_thread_t *t, int what, int bucket, int kind,
                              uint64_t arg, const void *codeptr, int set_enter) {
-  int n = t->nscopes;
-  int delivered = bridge_scope_push(t, what, bucket, kind, arg, codeptr);
-  if (t->nscopes > n)
-    t->scopes[n].set_enter = (uint8_t)set_enter;
-  else if (set_enter && t->cur)
-    t->cur->frame.enter_frame.ptr = NULL; /* not recorded: undo */
-  return delivered;
+  if (__builtin_expect(t->nscopes == t->scope_cap, 0) &&
+      !bridge_scope_grow(t)) {
+    /* Not recorded, so neither end is delivered: undo the frame. */
+    if (set_enter && t->cur)
+      t->cur->frame.enter_frame.ptr = NULL;
+    return 0;
+  }
+  return bridge_scope_push_entry(t, what, bucket, kind, arg, codeptr,
+                                 set_enter);
 }
 
 /* The current task's innermost open scope, if it is of kind `what`: where
@@ -304,11 +306,9 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   team->flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
   int set = set_enter_frame(t, frame);
   if (room) {
-    int n = t->nscopes;
     team->announced =
-        bridge_scope_push_room(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
-                               (uint64_t)(uintptr_t)team, codeptr);
-    t->scopes[n].set_enter = (uint8_t)set;
+        bridge_scope_push_entry(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
+                                (uint64_t)(uintptr_t)team, codeptr, set);
   } else {
     team->announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
                                  (uint64_t)(uintptr_t)team, codeptr, set);

@@ -529,10 +529,19 @@ static inline int bridge_scope_push(bridge_thread_t *t, int what, int bucket,
   return bridge_scope_push_room(t, what, bucket, kind, arg, codeptr);
 }
 /* The same, where the caller knows the stack has room: no call on the way,
- * which spares an event's fast path its register saves. */
+ * which spares an event's fast path its register saves.  set_enter: the
+ * scope's end is to clear the task's enter_frame (bridge_scope_t). */
+static inline int bridge_scope_push_entry(bridge_thread_t *t, int what,
+                                          int bucket, int kind, uint64_t arg,
+                                          const void *codeptr, int set_enter);
 static inline int bridge_scope_push_room(bridge_thread_t *t, int what,
                                          int bucket, int kind, uint64_t arg,
                                          const void *codeptr) {
+  return bridge_scope_push_entry(t, what, bucket, kind, arg, codeptr, 0);
+}
+static inline int bridge_scope_push_entry(bridge_thread_t *t, int what,
+                                          int bucket, int kind, uint64_t arg,
+                                          const void *codeptr, int set_enter) {
   bridge_task_t *cur = t->cur;
   /* bridge_enabled and announced are 0 or 1: one AND, no branches. */
   int delivered = bridge_enabled & (cur ? cur->announced : 1);
@@ -540,7 +549,7 @@ static inline int bridge_scope_push_room(bridge_thread_t *t, int what,
   s->what = (uint8_t)what;
   s->delivered = (uint8_t)delivered;
   s->bucket = (uint8_t)bucket;
-  s->set_enter = 0;
+  s->set_enter = (uint8_t)set_enter;
   s->kind = kind;
   s->arg = arg;
   s->codeptr = codeptr;
