@@ -210,9 +210,11 @@ typedef struct bridge_thread {
     int ndeps, has_dependences;
   } create_pending;
   atomic_int ended;
-  /* The state, double-buffered: st[st_idx] is current. */
+  /* The state, double-buffered: the entry st_off bytes into st is current
+   * (0 or sizeof(bridge_state_t): a byte offset, so that a change is an
+   * XOR and two stores at a register-indexed address). */
   bridge_state_t st[2];
-  volatile int st_idx;
+  volatile long st_off;
   /* The running task (top of the stack linked through task->below).  Not
    * volatile: only this thread writes it, in bridge_task_push_as and
    * bridge_task_pop, each store ordered by a signal fence, so a signal
@@ -344,20 +346,23 @@ static inline bridge_task_t *bridge_current_task(bridge_thread_t *t) {
 
 static inline void bridge_set_state(bridge_thread_t *t, ompt_state_t s,
                                     ompt_wait_id_t w) {
-  int i = t->st_idx ^ 1;
-  t->st[i].state = (int)s;
-  t->st[i].wait_id = w;
+  long off = t->st_off ^ (long)sizeof(bridge_state_t);
+  bridge_state_t *e = (bridge_state_t *)(void *)((char *)t->st + off);
+  e->state = (int)s;
+  e->wait_id = w;
   atomic_signal_fence(memory_order_seq_cst);
-  t->st_idx = i;
+  t->st_off = off;
 }
 
 static inline int bridge_get_state(const bridge_thread_t *t,
                                    ompt_wait_id_t *w) {
-  int i = t->st_idx;
+  long off = t->st_off;
   atomic_signal_fence(memory_order_seq_cst);
+  const bridge_state_t *e =
+      (const bridge_state_t *)(const void *)((const char *)t->st + off);
   if (w)
-    *w = t->st[i].wait_id;
-  return t->st[i].state;
+    *w = e->wait_id;
+  return e->state;
 }
 
 /* ---- Tasks --------------------------------------------------------------- */
