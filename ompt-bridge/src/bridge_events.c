@@ -200,12 +200,10 @@ pop_pair(bridge_thread_t *t, int what, int pair, uint32_t seq,
 /* ---- Parallel regions ------------------------------------------------------
  */
 
-/* set_state: leave the thread's state as the task's end makes it (else
- * the caller sets it, before any callback: see settle).  self: t is known
- * to be the calling thread's record. */
+/* self: t is known to be the calling thread's record. */
 static inline __attribute__((always_inline)) void
 implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
-                  int set_state, int self) {
+                  int self) {
   bridge_scope_close_open(t, task->scope_base, codeptr);
   if (task->announced) {
     ompt_callback_implicit_task_t cb =
@@ -228,17 +226,14 @@ implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
     task->team = NULL;
     bridge_task_unref(task);
   }
-  if (set_state) {
-    bridge_task_t *cur = t->cur;
-    bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
-  }
+  bridge_task_t *cur = t->cur;
+  bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
 }
 
 /* The pending barrier end and implicit task end of t, whose running task is
  * the pending one. */
 static inline __attribute__((always_inline)) void
-flush_pending(bridge_thread_t *t, bridge_task_t *task, int set_state,
-              int self) {
+flush_pending(bridge_thread_t *t, bridge_task_t *task, int self) {
   t->pending = NULL;
   /* The barrier ends as the region does: without its parallel_data on every
    * thread (5.2 allows NULL at exactly this end, and the workers' team may
@@ -246,7 +241,7 @@ flush_pending(bridge_thread_t *t, bridge_task_t *task, int set_state,
   task->parallel_data = NULL;
   pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
             t->pending_codeptr);
-  implicit_task_end(t, task, t->pending_codeptr, set_state, self);
+  implicit_task_end(t, task, t->pending_codeptr, self);
 }
 
 void bridge_thread_flush(bridge_thread_t *t) {
@@ -255,42 +250,24 @@ void bridge_thread_flush(bridge_thread_t *t) {
    * barrier leaves the barrier pending. */
   if (!task || t->cur != task)
     return;
-  flush_pending(t, task, 1, 0);
+  flush_pending(t, task, 0);
 }
 
-/* The state a flush without set_state left unset (*stale), as the flush
- * would have set it: before anything that may deliver a callback or
- * return. */
-static inline void settle(bridge_thread_t *t, int *stale) {
-  if (*stale) {
-    *stale = 0;
-    bridge_task_t *cur = t->cur;
-    bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
-  }
-}
-
-/* enter_event for the region events that set the thread's state themselves
- * before their first callback (a worker's next implicit task begin, the
- * primary thread's Parallel_exit): a pending barrier end is delivered
- * inline, and the state it would set is left to the caller (*stale, see
- * settle); the callbacks, their order and the state each one sees are
- * enter_event's. */
+/* enter_event with the pending barrier end delivered inline, for the
+ * region events that most often find one (a worker's next implicit task
+ * begin, the primary thread's Parallel_exit): no call on the common path. */
 static inline __attribute__((always_inline)) bridge_thread_t *
-enter_event_stale(void *frame, int *stale) {
-  *stale = 0;
+enter_event_flush(void *frame) {
   bridge_thread_t *t = bridge_thread_self();
   if (__builtin_expect(!t, 0))
     return NULL;
   bridge_task_t *cur = t->cur;
   if (cur && cur == t->pending) {
-    flush_pending(t, cur, 0, 1); /* t is bridge_self */
-    *stale = 1;
+    flush_pending(t, cur, 1); /* t is bridge_self */
     cur = t->cur;
   }
-  if (cur && frame_above(frame, cur->begin_frame)) {
-    settle(t, stale);
+  if (cur && frame_above(frame, cur->begin_frame))
     recover(t, frame);
-  }
   return t;
 }
 
@@ -374,33 +351,26 @@ static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
  * delivers nothing. */
 static __attribute__((noinline)) void
 parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
-  int stale;
-  bridge_thread_t *t = enter_event_stale(frame, &stale);
+  bridge_thread_t *t = enter_event_flush(frame);
   if (!t)
     return;
   bridge_task_t *early = t->cur; /* begun by the region's trampoline */
   if (early && early->early_begun && early->team == team) {
-    settle(t, &stale);
     early->early_begun =
         (uint8_t)(early_run && (early->flags & ompt_task_implicit));
     early->trampolined |= early->early_begun;
     return;
   }
-  if (t->fork_pending) { /* the region started through another entry */
-    settle(t, &stale);
+  if (t->fork_pending) /* the region started through another entry */
     bridge_fork_deliver(t);
-  }
   int num = omp_get_thread_num ? omp_get_thread_num() : 0;
   int size = omp_get_num_threads ? omp_get_num_threads() : 1;
-  if (num != 0 && t->cur && !(t->cur->flags & ompt_task_initial)) {
+  if (num != 0 && t->cur && !(t->cur->flags & ompt_task_initial))
     /* A worker joins a team from idle: whatever it still runs was left
      * without its end events (a cancelled region). */
-    settle(t, &stale);
     bridge_unwind_tasks(t, NULL);
-  }
   bridge_task_t *task = bridge_task_alloc(t);
   if (!task) {
-    settle(t, &stale);
     bridge_task_t *cur = t->cur;
     if (early_run && cur && cur->team == team &&
         (cur->flags & ompt_task_implicit))
@@ -576,20 +546,15 @@ void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr) {
 
 void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
                           void *frame) {
-  int stale; /* the state is set below, before the callback */
-  bridge_thread_t *t =
-      enter_event_stale(frame, &stale); /* delivers the primary's join */
+  bridge_thread_t *t = enter_event_flush(frame); /* the primary's join */
   if (!t)
     return;
   bridge_team_t *team = (bridge_team_t *)storage;
-  if (t->fork_pending) { /* the region never ran its block */
-    settle(t, &stale);
+  if (t->fork_pending) /* the region never ran its block */
     bridge_fork_deliver(t);
-  }
   bridge_task_t *cur = t->cur;
   if (cur && cur->team == team && (cur->flags & ompt_task_implicit)) {
     /* Parallel_end never came (cancelled region, same frame). */
-    settle(t, &stale);
     if (cur != t->pending)
       implicit_left(t, cur, team, codeptr, frame);
     bridge_thread_flush(t);
@@ -597,16 +562,12 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
   bridge_scope_t s, *top = top_scope(t, BRIDGE_SC_PARALLEL);
   if (top && top->arg == (uint64_t)(uintptr_t)team) {
     t->nscopes--;
+  } else if (bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1,
+                              (uint64_t)(uintptr_t)team, 1, &s)) {
+    top = &s;
   } else {
-    settle(t, &stale); /* the search may end scopes left open */
-    if (bridge_scope_pop(t, BRIDGE_SC_PARALLEL, -1, (uint64_t)(uintptr_t)team,
-                         1, &s))
-      top = &s;
-    else
-      top = NULL;
+    top = NULL;
   }
-  if (!t->cur)
-    settle(t, &stale); /* idle, as the flush leaves it, then serial */
   int delivered = top && top->delivered;
   if (top)
     bridge_scope_end_as(t, top, BRIDGE_SC_PARALLEL, codeptr); /* enter frame */
