@@ -891,7 +891,15 @@ void bridge_masked_end(const void *codeptr, void *frame) {
   }
   t->nscopes--;
   p->open--;
-  bridge_scope_end_as(t, top, BRIDGE_SC_MASKED, codeptr);
+  /* bridge_scope_end_as for a masked scope, which is always pushed in
+   * bucket BRIDGE_B_SYNC_BE and never sets the task's enter_frame: its
+   * callback from a constant slot, no flag to test. */
+  if (!top->delivered)
+    return;
+  bridge_task_t *task = t->cur;
+  ompt_callback_masked_t cb = BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
+  if (cb)
+    cb(ompt_scope_end, parallel_data_of(task), task_data_of(task), codeptr);
 }
 
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
