@@ -170,11 +170,19 @@ enum bridge_scope_kind {
   BRIDGE_SC_POINT        /* a task scheduling point (frames only) */
 };
 
+/* The scope kinds whose begin may set the task's enter_frame. */
+#define BRIDGE_SC_SETS_ENTER(what)                                             \
+  ((what) == BRIDGE_SC_PARALLEL || (what) == BRIDGE_SC_SYNC ||                 \
+   (what) == BRIDGE_SC_SYNC_WAIT || (what) == BRIDGE_SC_POINT)
+
 typedef struct bridge_scope {
   uint8_t what;      /* enum bridge_scope_kind */
   uint8_t delivered; /* its begin reached the tool */
   uint8_t bucket;    /* enum bridge_bucket */
-  uint8_t set_enter; /* it set the task's enter_frame, its end clears it */
+  /* It set the task's enter_frame, its end clears it.  Only the kinds of
+   * BRIDGE_SC_SETS_ENTER are ever pushed with it (bridge_scope_end_as
+   * tests it for those alone). */
+  uint8_t set_enter;
   int kind;
   uint64_t arg;
   const void *codeptr;
@@ -583,7 +591,7 @@ bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *sp, int what,
   uint64_t arg = sp->arg;
   int b = sp->bucket;
   bridge_task_t *task = t->cur;
-  if (sp->set_enter && task) {
+  if (BRIDGE_SC_SETS_ENTER(what) && sp->set_enter && task) {
     task->frame.enter_frame.ptr = NULL;
   }
   if (!sp->delivered)
