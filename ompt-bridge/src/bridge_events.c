@@ -1594,9 +1594,8 @@ task_create_begin(bridge_thread_t *t, task_handle_t *h, int pomp_flags,
    * the runtime (which may run the new task at once). */
   int set = set_enter_frame(t, frame);
   if (quick) {
-    int n = t->nscopes;
-    bridge_scope_push_room(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr);
-    t->scopes[n].set_enter = (uint8_t)set;
+    bridge_scope_push_entry(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr,
+                            set);
   } else {
     push_scope(t, BRIDGE_SC_POINT, BRIDGE_B_TASK_EE, 0, 0, codeptr, set);
   }
