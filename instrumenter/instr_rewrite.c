@@ -211,6 +211,11 @@ struct pragma {
   enum pomp_dir pomp;
   size_t uname_b, uname_e; /* user region name */
   int partner;             /* end: index of its begin pragma */
+  /* A parallel construct whose block is one worksharing construct: index
+   * + 1 of that construct, whose reduction clauses it takes over
+   * (hoist_reductions); hoisted: this construct's went there. */
+  int hoist_from;
+  int hoisted;
 };
 
 /* A call of an OpenMP API routine that is rewritten. */
@@ -2366,8 +2371,13 @@ static void append_directive_text(const struct unit *u, const struct pragma *p,
   size_t n = p->tend - p->tbegin, pos = 0;
   for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
     const struct omp_clause *c = &p->clauses[i];
-    instr_buf_add(b, t + pos, c->whole.begin - pos);
-    append_clause(u, p, b, c);
+    int dropped = p->hoisted && c->kind == OMP_CLAUSE_REDUCTION;
+    size_t e = c->whole.begin; /* a dropped clause takes its blanks along */
+    while (dropped && e > pos && is_space(t[e - 1]))
+      e--;
+    instr_buf_add(b, t + pos, e - pos);
+    if (!dropped)
+      append_clause(u, p, b, c);
     pos = c->whole.end;
   }
   instr_buf_add(b, t + pos, n - pos);
@@ -2438,12 +2448,22 @@ static int in_set(enum omp_clause_kind k, const enum omp_clause_kind *set) {
  * *Reductions*) instead of inside the worksharing leaf's code.  Not for
  * inscan (the scan needs the loop's) and task (libgomp keeps it with the
  * region) modifiers, nor for composites with simd. */
+static int reduction_movable(const struct unit *u, const struct pragma *p,
+                             const struct omp_clause *c);
 static int reduction_on_parallel(const struct unit *u, const struct pragma *p,
                                  const struct omp_clause *c) {
   if (c->kind != OMP_CLAUSE_REDUCTION || p->nleaves != 2 ||
       p->leaves[0] != LK_PARALLEL ||
       (p->leaves[1] != LK_FOR && p->leaves[1] != LK_SECTIONS))
     return 0;
+  return reduction_movable(u, p, c);
+}
+
+/* A reduction clause with no modifier that ties it to its construct
+ * (inscan: the scan needs the loop's; task: libgomp keeps it with the
+ * region). */
+static int reduction_movable(const struct unit *u, const struct pragma *p,
+                             const struct omp_clause *c) {
   const char *t = ptext(u, p);
   size_t b = c->modifier.begin, e = c->modifier.end;
   while (b < e) { /* each word of the modifier list */
@@ -3857,6 +3877,14 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
 
   switch (k) {
   case LK_PARALLEL: {
+    if (p->hoist_from) { /* the reduction clauses of its one construct */
+      const struct pragma *q = &u->pragmas[p->hoist_from - 1];
+      for (size_t i = 0; i < q->nclauses; i++)
+        if (q->clauses[i].kind == OMP_CLAUSE_REDUCTION) {
+          instr_buf_putc(&lo->dir, ' ');
+          append_clause(u, q, &lo->dir, &q->clauses[i]);
+        }
+    }
     struct name_list shared = {0};
     parallel_shared(u, p, li, on, &shared);
     append_shared(&lo->dir, &shared);
@@ -4634,6 +4662,71 @@ static int has_inscan(const struct unit *u, const struct pragma *p) {
   return 0;
 }
 
+/* The construct whose pragma line starts the block [b, e) of a construct
+ * and that is all of it (a block without braces, or braces around it
+ * alone), else NULL. */
+static struct pragma *sole_construct(struct unit *u, size_t b, size_t e) {
+  size_t q = skip_blank(u, b);
+  int braced = q < e && u->text[q] == '{';
+  if (braced)
+    q = skip_blank(u, q + 1);
+  if (q >= e)
+    return NULL;
+  size_t li = line_of(u, q);
+  if (u->text[q] != '#' || line_first(u, li) != q || u->pragma_of_line[li] < 0)
+    return NULL;
+  struct pragma *in = &u->pragmas[u->pragma_of_line[li]];
+  if (in->block_state != 2)
+    return NULL;
+  size_t after = skip_blank(u, in->send);
+  if (braced ? !(after < e && u->text[after] == '}' && after + 1 == e)
+             : after < e)
+    return NULL;
+  return in;
+}
+
+/* A parallel construct whose block is one worksharing loop or sections
+ * construct with reduction clauses (#pragma omp parallel, then #pragma omp
+ * for reduction(...)) means what the combined construct means, whose
+ * clauses go on the parallel leaf (reduction_on_parallel): the
+ * worksharing construct's are moved there, so that GCC combines after the
+ * region's block, where libpompt sees it.  Only where nothing changes:
+ * no modifier but a reduction operator, the region's default data-sharing
+ * shared, and no clause of the parallel construct naming a list item. */
+static void hoist_reductions(struct unit *u, struct pragma *p) {
+  if (p->nleaves != 1 || p->leaves[0] != LK_PARALLEL || !p->instrument ||
+      p->block_state != 2 || p->default_private ||
+      find_clause(p, OMP_CLAUSE_REDUCTION))
+    return;
+  struct pragma *q = sole_construct(u, p->sbegin, p->send);
+  if (!q || !q->instrument || q->nleaves != 1 || q->cancel_inside ||
+      (q->leaves[0] != LK_FOR && q->leaves[0] != LK_SECTIONS) ||
+      !find_clause(q, OMP_CLAUSE_REDUCTION))
+    return;
+  struct name_list items = {0}, named = {0};
+  int movable = 1;
+  for (size_t i = 0; i < q->nclauses; i++)
+    if (q->clauses[i].kind == OMP_CLAUSE_REDUCTION &&
+        !reduction_movable(u, q, &q->clauses[i]))
+      movable = 0;
+  add_items(&items, u, q, OMP_CLAUSE_REDUCTION);
+  static const enum omp_clause_kind naming[] = {
+      OMP_CLAUSE_PRIVATE, OMP_CLAUSE_FIRSTPRIVATE, OMP_CLAUSE_SHARED,
+      OMP_CLAUSE_COPYIN,  OMP_CLAUSE_ALLOCATE,     OMP_CLAUSE_LASTPRIVATE,
+      OMP_CLAUSE_LINEAR,  OMP_CLAUSE_OTHER};
+  for (const enum omp_clause_kind *k = naming; *k != OMP_CLAUSE_OTHER; k++)
+    add_items(&named, u, p, *k);
+  for (size_t i = 0; movable && i < items.n; i++)
+    if (name_list_has(&named, items.v[i], strlen(items.v[i])))
+      movable = 0;
+  if (movable && items.n > 0) {
+    p->hoist_from = (int)(q - u->pragmas) + 1;
+    q->hoisted = 1;
+  }
+  name_list_free(&items);
+  name_list_free(&named);
+}
+
 static void rewrite_construct(struct unit *u, struct pragma *p) {
   struct leaf_out lo[MAX_LEAVES];
   memset(lo, 0, sizeof lo);
@@ -4930,7 +5023,10 @@ static void build_ctc(struct unit *u, struct pragma *p) {
    * combined form: GCC combines after the region's block, which libpompt
    * can bracket (doc/ompt-mapping.md, *Reductions*). */
   int par_leaf = p->nleaves > 0 && p->leaves[0] == LK_PARALLEL;
-  for (size_t i = 0; par_leaf && p->clauses && i < p->nclauses; i++)
+  if (p->hoist_from)
+    ctc_add_str(&c, "parallelReduction", "1");
+  for (size_t i = 0;
+       !p->hoist_from && par_leaf && p->clauses && i < p->nclauses; i++)
     if (p->clauses[i].kind == OMP_CLAUSE_REDUCTION &&
         (p->nleaves == 1 || reduction_on_parallel(u, p, &p->clauses[i]))) {
       ctc_add_str(&c, "parallelReduction", "1");
@@ -5556,6 +5652,10 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
     goto done;
   }
   compute_depths(&u);
+
+  for (size_t i = 0; i < u.npragmas; i++)
+    if (!u.pragmas[i].pomp)
+      hoist_reductions(&u, &u.pragmas[i]);
 
   /* The rewrites. */
   for (size_t i = 0; i < u.npragmas; i++) {

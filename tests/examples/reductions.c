@@ -2,12 +2,13 @@
  * reductions.c -- reductions libpompt sees, a0 repetitions (default 3):
  * those GCC combines between GOMP_atomic_start/_end (several list items, a
  * user-defined reduction) on parallel, for and sections; those on the
- * parallel leaf (parallel, parallel for: pomp-instr puts the clause there),
- * one scalar too, combined after the region's block; and what it must not
+ * parallel leaf (parallel, parallel for, a parallel region that is one
+ * loop: pomp-instr puts the clause there), one scalar too, combined after
+ * the region's block; and what it must not
  * count: a one-scalar reduction of a loop inside a region (GCC combines it
  * with an atomic instruction: not observable), and an atomic construct on
  * long double inside a loop, which GCC brackets with the same pair.  Per
- * repetition every thread of the team combines 7 times.
+ * repetition every thread of the team combines 8 times.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -51,6 +52,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 50; i++) { if (i > m) m = i; a += 1; }
 #pragma omp parallel reduction(+ : s)
     s += 1;
+#pragma omp parallel
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < 40; i++)
+      s += i;
 #pragma omp parallel for reduction(+ : s)
     for (int i = 0; i < 20; i++)
       s += i;
