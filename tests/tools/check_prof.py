@@ -60,6 +60,15 @@ def check(cond, msg):
     return cond
 
 
+def default_signals():
+    """In the child: the signals that end a program at their default
+    action, whatever the test's launcher left ignored (a background job of
+    a non-interactive shell ignores SIGINT and SIGQUIT, nohup SIGHUP), so
+    that a profiled program and its bare run end alike."""
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def run(cmd, env=None, cwd=None, timeout=120):
     e = dict(os.environ)
     e.pop("OMP_TOOL", None)
@@ -70,7 +79,7 @@ def run(cmd, env=None, cwd=None, timeout=120):
     if env:
         e.update(env)
     p = subprocess.run(cmd, env=e, cwd=cwd, capture_output=True, text=True,
-                       timeout=timeout)
+                       timeout=timeout, preexec_fn=default_signals)
     sys.stdout.write(p.stdout)
     sys.stdout.write(p.stderr)
     return p
