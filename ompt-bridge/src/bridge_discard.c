@@ -25,7 +25,9 @@
  * end, still before parallel_end.
  *
  * Without cancellation nothing here runs (one load in GOMP_task's observed
- * path, a compare at the ends of taskgroups and regions).
+ * path, a compare at the ends of taskgroups and regions).  The tasks of a
+ * taskloop are libgomp's to make; bridge_taskloop.c knows which it never
+ * ran and reports them through bridge_task_retire.
  */
 #include <stdatomic.h>
 
@@ -161,6 +163,13 @@ void bridge_discard_taskgroup_end(bridge_thread_t *t, uint64_t taskgroup) {
 
 void bridge_discard_region_end(bridge_thread_t *t, bridge_team_t *team) {
   sweep(t, team, 0, 1);
+}
+
+int bridge_discard_construct(const bridge_thread_t *t) {
+  bridge_team_t *team = region_of(t);
+  return team && atomic_load_explicit(&team->cancelled, memory_order_relaxed)
+             ? ompt_cancel_parallel
+             : ompt_cancel_taskgroup;
 }
 
 void bridge_discard_cancel_parallel(bridge_thread_t *t) {

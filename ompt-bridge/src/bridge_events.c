@@ -2109,7 +2109,7 @@ static void deliver_dependences(bridge_thread_t *t, bridge_task_t *rec,
 
 /* ---- Tasks that do not run as tasks (bridge_runtime.h) --------------------
  * The dependence task of a taskwait completes when the encountering task's
- * wait is over; a taskloop task the runtime never ran is dropped. */
+ * wait is over; a taskloop task the runtime never ran was discarded. */
 int32_t bridge_task_retire(POMP_Task_t *task, int status) {
   task_handle_t *h = (task_handle_t *)task;
   bridge_thread_t *t = bridge_thread_self();
@@ -2124,7 +2124,12 @@ int32_t bridge_task_retire(POMP_Task_t *task, int status) {
   __atomic_store_n(&rec->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
   /* next: the task that goes on, the encountering one (tools written for
    * older runtimes look at it). */
-  if (status && rec->announced) {
+  if (status == BRIDGE_RETIRE_DISCARDED && rec->announced) {
+    ompt_callback_cancel_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, cancel);
+    if (cb)
+      cb(&rec->task_data,
+         bridge_discard_construct(t) | ompt_cancel_discarded_task, NULL);
+  } else if (status && rec->announced) {
     ompt_callback_task_schedule_t cb =
         BRIDGE_ACTIVE(BRIDGE_B_TASK_BE, task_schedule);
     if (cb)

@@ -767,5 +767,9 @@ void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec);
 void bridge_discard_taskgroup_end(bridge_thread_t *t, uint64_t taskgroup);
 void bridge_discard_region_end(bridge_thread_t *t, bridge_team_t *team);
 void bridge_discard_cancel_parallel(bridge_thread_t *t);
+/* The construct a task libgomp discarded in the thread's region was
+ * cancelled by: ompt_cancel_parallel when the region's cancellation was
+ * activated, else ompt_cancel_taskgroup. */
+int bridge_discard_construct(const bridge_thread_t *t);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

@@ -94,7 +94,10 @@ void bridge_detach_fulfill(const void *event);
 /* A created task that does not run as a task of its own: the dependence
  * task of a taskwait, complete when the wait ends (status
  * ompt_taskwait_complete, delivered as task_schedule), or a taskloop task
- * the runtime never ran (status 0: nothing is delivered). */
+ * the runtime never ran because its taskgroup or region was cancelled
+ * (BRIDGE_RETIRE_DISCARDED: delivered as cancel(ompt_cancel_discarded_task),
+ * as bridge_discard.c reports the tasks it follows). */
+#define BRIDGE_RETIRE_DISCARDED (-1)
 int32_t bridge_task_retire(POMP_Task_t *task, int status);
 
 #endif /* POMPT_BRIDGE_RUNTIME_H */

@@ -454,7 +454,7 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
      * none took is a task libgomp dropped (a cancelled taskgroup). */
     for (unsigned long i = 0; group && i < ntasks; i++)
       if (!atomic_exchange_explicit(&tl->taken[i], 1, memory_order_relaxed)) {
-        bridge_task_retire(&tl->tasks[i], 0);
+        bridge_task_retire(&tl->tasks[i], BRIDGE_RETIRE_DISCARDED);
         tl_unref(tl);
       }
     tl_unref(tl);

@@ -11,13 +11,15 @@
  *  - a taskgroup with one deferred task that creates 2 tasks (in the same
  *    taskgroup, which they inherit) and then cancels it: 1 activated, 2
  *    discarded (taskgroup);
+ *  - a taskloop of K tasks, each cancelling the taskloop's taskgroup first:
+ *    the first to run activates it, K - 1 are discarded (taskgroup);
  *  - K deferred tasks, then `cancel parallel`; the other threads spin on a
  *    cancellation point: 1 activated, n - 1 detected, K discarded
  *    (parallel) when the region's end barrier would run them.
- * Totals per repetition: 3K + 4 tasks created, 2 of them begun (the two
- * that cancel, each ending cancelled), activated 3, discarded 3K + 2
- * (taskgroup 2K + 2, parallel K), detected n - 1, and no other task body
- * ever runs.
+ * Totals per repetition: 4K + 4 tasks created, 3 of them begun (the three
+ * that cancel, each ending cancelled), activated 4, discarded 4K + 1
+ * (taskgroup 3K + 1, parallel K), detected n - 1, and no other task body
+ * ever runs past its cancel.
  */
 #include <omp.h>
 #include <stdatomic.h>
@@ -73,6 +75,13 @@ int main(int argc, char **argv) {
             }
 #pragma omp cancel taskgroup
           }
+        }
+        /* A taskloop whose every task cancels its taskgroup first: the
+         * first to run does, the others are discarded. */
+#pragma omp taskloop num_tasks(K)
+        for (int k = 0; k < K; k++) {
+#pragma omp cancel taskgroup
+          atomic_fetch_add(&ran, 1);
         }
         atomic_store(&past, 1);
       } else {
