@@ -1019,6 +1019,10 @@ void bridge_taskgroup_exit(const void *codeptr, void *frame) {
   bridge_set_state(t, bridge_working_state(t->cur), 0);
 }
 
+void bridge_taskgroup_wait_over(bridge_thread_t *t, const void *codeptr) {
+  pop_scope(t, BRIDGE_SC_SYNC_WAIT, ompt_sync_region_taskgroup, 0, 0, codeptr);
+}
+
 void bridge_scheduling_point(int entering, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)

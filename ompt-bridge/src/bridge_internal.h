@@ -731,6 +731,13 @@ int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
  * function of a parallel construct whose reduction GCC combines after the
  * block (bridge_parallel_end_combining, bridge.h). */
 void bridge_parallel_combined(POMP_Team_t *team);
+/* bridge_reduction.c: a taskloop with a reduction returned, whose
+ * reduction the thread combines now (until
+ * GOMP_taskgroup_reduction_unregister). */
+void bridge_task_reduction_begin(const void *codeptr);
+/* bridge_events.c: the wait of the thread's innermost taskgroup is over
+ * before its exit event (a task reduction is combined in between). */
+void bridge_taskgroup_wait_over(bridge_thread_t *t, const void *codeptr);
 /* bridge_reduction.c: a reduction's begin or end for the thread's task. */
 void bridge_reduction_deliver(bridge_thread_t *t, ompt_scope_endpoint_t ep,
                               const void *codeptr);

@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
@@ -38,6 +39,18 @@ __thread unsigned char bridge_in_atomic
 
 typedef void (*gomp_atomic_t)(void);
 
+/* An entry without arguments: without a tool, a load and a branch before
+ * libgomp's (real); with one, slow (which calls libgomp's itself). */
+#define ENTRY_VOID(name, real, slow)                                           \
+  GOMP_EXPORT void GOMP_ENTRY(name)(void) {                                    \
+    gomp_atomic_t real_ = (real);                                              \
+    if (__builtin_expect(bridge_active || !real_, 0)) {                        \
+      slow;                                                                    \
+      return;                                                                  \
+    }                                                                          \
+    real_();                                                                   \
+  }
+
 static gomp_atomic_t real_atomic_start, real_atomic_end;
 GOMP_REAL_DECL(GOMP_atomic_start);
 GOMP_REAL_DECL(GOMP_atomic_end);
@@ -47,13 +60,37 @@ __attribute__((constructor)) static void gomp_atomic_setup(void) {
   real_atomic_end = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_end);
 }
 
-/* The reduction this thread is combining (begun at GOMP_atomic_start). */
+/* The reduction this thread is combining: under GCC's lock (from
+ * GOMP_atomic_start to _end) or a task reduction's (from the end of its
+ * taskgroup to GOMP_taskgroup_reduction_unregister); 0: none. */
+enum { COMBINING_LOCK = 1, COMBINING_TASKS };
 static __thread struct {
   unsigned char open, delivered;
   int state;
   const void *codeptr;
   ompt_wait_id_t wait_id;
 } combining __attribute__((tls_model("initial-exec")));
+
+/* The reduction's begin: state work_reduction until its end, which
+ * restores state (wait_id). */
+static void combine_begin(bridge_thread_t *t, int kind, int state,
+                          ompt_wait_id_t wait_id, const void *codeptr) {
+  combining.open = (unsigned char)kind;
+  combining.delivered = (unsigned char)(bridge_enabled && t->cur->announced);
+  combining.state = state;
+  combining.wait_id = wait_id;
+  combining.codeptr = codeptr;
+  bridge_set_state(t, ompt_state_work_reduction, 0);
+  if (combining.delivered)
+    bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
+}
+
+static void combine_end(bridge_thread_t *t) {
+  combining.open = 0;
+  if (combining.delivered && t->cur)
+    bridge_reduction_deliver(t, ompt_scope_end, combining.codeptr);
+  bridge_set_state(t, (ompt_state_t)combining.state, combining.wait_id);
+}
 
 /* Whether a GOMP_atomic_start of this thread is a reduction's. */
 static bool reduction_here(const bridge_thread_t *t) {
@@ -90,25 +127,15 @@ static __attribute__((noinline)) void atomic_start_slow(const void *codeptr) {
     real_atomic_start = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_start);
   bridge_thread_t *t = bridge_thread_peek();
   if (t && !combining.open && reduction_here(t)) {
-    combining.open = 1;
-    combining.delivered = (unsigned char)(bridge_enabled && t->cur->announced);
-    combining.state = bridge_get_state(t, &combining.wait_id);
-    combining.codeptr = codeptr;
-    bridge_set_state(t, ompt_state_work_reduction, 0);
-    if (combining.delivered)
-      bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
+    ompt_wait_id_t wait_id;
+    int state = bridge_get_state(t, &wait_id);
+    combine_begin(t, COMBINING_LOCK, state, wait_id, codeptr);
   }
   real_atomic_start();
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_atomic_start)(void) {
-  gomp_atomic_t real = real_atomic_start;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    atomic_start_slow(__builtin_return_address(0));
-    return;
-  }
-  real();
-}
+ENTRY_VOID(GOMP_atomic_start, real_atomic_start,
+           atomic_start_slow(__builtin_return_address(0)))
 
 /* The end names the begin's code address: GCC may make GOMP_atomic_end
  * the outlined function's tail call, whose return address is then the
@@ -118,19 +145,93 @@ static __attribute__((noinline)) void atomic_end_slow(void) {
     real_atomic_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_end);
   real_atomic_end();
   bridge_thread_t *t = bridge_thread_peek();
-  if (!t || !combining.open)
-    return;
-  combining.open = 0;
-  if (combining.delivered && t->cur)
-    bridge_reduction_deliver(t, ompt_scope_end, combining.codeptr);
-  bridge_set_state(t, (ompt_state_t)combining.state, combining.wait_id);
+  if (t && combining.open == COMBINING_LOCK)
+    combine_end(t);
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_atomic_end)(void) {
-  gomp_atomic_t real = real_atomic_end;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    atomic_end_slow();
+ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow())
+
+/* ---- Task reductions -------------------------------------------------------
+ * A taskgroup with task_reduction registers it with libgomp after its start
+ * (GOMP_taskgroup_reduction_register); once GOMP_taskgroup_end returns (the
+ * wait is over) the encountering thread combines the threads' copies in
+ * GCC's code, then calls GOMP_taskgroup_reduction_unregister.  A taskloop
+ * with a reduction does the same after GOMP_taskloop, which registered it
+ * in the taskgroup of its own (bridge_taskloop.c calls
+ * bridge_task_reduction_begin).  The instrumented taskgroup's scope keeps
+ * the mark of a registered reduction in its seq field (unused for
+ * taskgroups). */
+
+#define TASKGROUP_REDUCING 1u
+
+typedef void (*gomp_tg_red_t)(uintptr_t *);
+static gomp_tg_red_t real_tg_register, real_tg_unregister;
+static gomp_atomic_t real_tg_end;
+GOMP_REAL_DECL(GOMP_taskgroup_reduction_register);
+GOMP_REAL_DECL(GOMP_taskgroup_reduction_unregister);
+GOMP_REAL_DECL(GOMP_taskgroup_end);
+
+__attribute__((constructor)) static void gomp_task_reduction_setup(void) {
+  real_tg_register =
+      (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_register);
+  real_tg_unregister =
+      (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_unregister);
+  real_tg_end = (gomp_atomic_t)GOMP_REAL(GOMP_taskgroup_end);
+}
+
+/* The running task's innermost open taskgroup scope. */
+static bridge_scope_t *innermost_taskgroup(bridge_thread_t *t) {
+  const bridge_task_t *cur = t->cur;
+  for (int i = t->nscopes - 1; i >= (cur ? cur->scope_base : 0); i--)
+    if (t->scopes[i].what == BRIDGE_SC_SYNC_REGION &&
+        t->scopes[i].kind == ompt_sync_region_taskgroup)
+      return &t->scopes[i];
+  return NULL;
+}
+
+GOMP_EXPORT void
+GOMP_ENTRY(GOMP_taskgroup_reduction_register)(uintptr_t *data) {
+  if (!real_tg_register)
+    real_tg_register =
+        (gomp_tg_red_t)GOMP_REAL_CHECKED(GOMP_taskgroup_reduction_register);
+  real_tg_register(data);
+  bridge_thread_t *t = bridge_active ? bridge_thread_peek() : NULL;
+  bridge_scope_t *tg = t ? innermost_taskgroup(t) : NULL;
+  if (tg)
+    tg->seq = TASKGROUP_REDUCING;
+}
+
+static __attribute__((noinline)) void tg_end_slow(const void *codeptr) {
+  if (!real_tg_end)
+    real_tg_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_taskgroup_end);
+  real_tg_end();
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_scope_t *tg = t && t->cur ? innermost_taskgroup(t) : NULL;
+  if (!tg || tg->seq != TASKGROUP_REDUCING || combining.open)
     return;
-  }
-  real();
+  tg->seq = 0;
+  /* The wait is over: its end now, not after the combining. */
+  bridge_taskgroup_wait_over(t, codeptr);
+  combine_begin(t, COMBINING_TASKS, bridge_working_state(t->cur), 0, codeptr);
+}
+
+ENTRY_VOID(GOMP_taskgroup_end, real_tg_end,
+           tg_end_slow(__builtin_return_address(0)))
+
+void bridge_task_reduction_begin(const void *codeptr) {
+  bridge_thread_t *t = bridge_thread_peek();
+  if (t && t->cur && !combining.open)
+    combine_begin(t, COMBINING_TASKS, bridge_working_state(t->cur), 0, codeptr);
+}
+
+GOMP_EXPORT void
+GOMP_ENTRY(GOMP_taskgroup_reduction_unregister)(uintptr_t *data) {
+  if (!real_tg_unregister)
+    real_tg_unregister =
+        (gomp_tg_red_t)GOMP_REAL_CHECKED(GOMP_taskgroup_reduction_unregister);
+  bridge_thread_t *t =
+      combining.open == COMBINING_TASKS ? bridge_thread_peek() : NULL;
+  if (t)
+    combine_end(t);
+  real_tg_unregister(data);
 }

@@ -459,6 +459,9 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
       }
     tl_unref(tl);
   }
+  /* GCC combines the reduction's copies next (bridge_reduction.c). */
+  if (group && (c->flags & GOMP_TASK_FLAG_REDUCTION))
+    bridge_task_reduction_begin(codeptr);
   free(heap);
 }
 

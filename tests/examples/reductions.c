@@ -7,8 +7,10 @@
  * the region's block; and what it must not
  * count: a one-scalar reduction of a loop inside a region (GCC combines it
  * with an atomic instruction: not observable), and an atomic construct on
- * long double inside a loop, which GCC brackets with the same pair.  Per
- * repetition every thread of the team combines 8 times.
+ * long double inside a loop, which GCC brackets with the same pair; and
+ * the task reductions of a taskgroup and of a taskloop, each combined once
+ * by the thread that ends its taskgroup.  Per repetition every thread of
+ * the team combines 8 times, and one thread 2 more.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -59,6 +61,18 @@ int main(int argc, char **argv) {
 #pragma omp parallel for reduction(+ : s)
     for (int i = 0; i < 20; i++)
       s += i;
+#pragma omp parallel
+#pragma omp single
+    {
+#pragma omp taskgroup task_reduction(+ : s)
+      for (int i = 0; i < 8; i++) {
+#pragma omp task in_reduction(+ : s)
+        s += i;
+      }
+#pragma omp taskloop reduction(+ : b)
+      for (int i = 0; i < 16; i++)
+        b += i;
+    }
 #pragma omp parallel for reduction(merge : r)
     for (int i = 0; i < 30; i++) {
       if (i < r.lo) r.lo = i;
