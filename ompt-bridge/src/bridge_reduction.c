@@ -1,26 +1,27 @@
 /*
- * bridge_reduction.c -- the reductions that can be seen: GCC combines a
- * thread's partial results of a reduction clause in the construct's
- * outlined code, at the end of the thread's share.  A clause of one scalar
- * whose operation the target has an atomic instruction for becomes that
- * instruction (no call, so no event: ompt_set_sometimes); every other one
- * (several list items, user-defined reductions, arrays, operations without
- * an atomic form) is combined between GOMP_atomic_start and
- * GOMP_atomic_end, which libpompt interposes.  Such a pair is a reduction
- * when the thread is
- *  - inside an instrumented worksharing construct of its current task (a
- *    loop, sections or scope with the clause combines before its end), or
- *  - past its implicit task's block in a parallel region, before the end
- *    barrier (a parallel construct's clause combines after the block);
- * and not inside an instrumented atomic construct, whose operation on a
- * type without atomic instructions GCC brackets with the same pair.  The
- * thread then reports reduction(ompt_sync_region_reduction, begin) before
- * GOMP_atomic_start (its wait for the lock is part of the reduction, as
- * in libomp's critical-section method) and end after GOMP_atomic_end, with
- * state ompt_state_work_reduction in between and codeptr_ra in the
- * construct's code (both the GOMP_atomic_start call's).  An atomic construct on
- * such a type in code pomp-cc did not instrument, inside an instrumented loop,
- * would be taken for one.
+ * bridge_reduction.c -- the reductions that can be seen (OMPT's reduction
+ * callback, ompt_set_sometimes).  GCC combines a thread's partial results
+ * of a reduction clause in the construct's outlined code, at the end of the
+ * thread's share:
+ *  - a clause on a parallel region's leaf after the region's block: the
+ *    block's end event and libpompt's trampoline bracket it
+ *    (bridge_parallel_end_combining, bridge_events.c);
+ *  - every clause that is not one scalar with an atomic instruction
+ *    (several list items, user-defined reductions, arrays) between
+ *    GOMP_atomic_start and GOMP_atomic_end, interposed here: such a pair
+ *    is a reduction when the thread is inside an instrumented worksharing
+ *    construct of its current task, or past its implicit task's block
+ *    before the end barrier, and not inside an instrumented atomic
+ *    construct (GCC brackets an atomic on a type without atomic
+ *    instructions with the same pair).  Begin before GOMP_atomic_start (the
+ *    wait for the lock is part of the combining, as in libomp's critical
+ *    method), end after GOMP_atomic_end, both with the GOMP_atomic_start
+ *    call's codeptr_ra.  An atomic on such a type in code pomp-cc did not
+ *    instrument, inside an instrumented loop, would be taken for one;
+ *  - task reductions, after their taskgroup (below).
+ * A one-scalar reduction of a worksharing construct becomes an atomic
+ * instruction: nothing to see.  The state is ompt_state_work_reduction
+ * while a thread combines.
  *
  * Without a tool an entry is a load and a branch before libgomp's.
  * Definitions are weak; the static library defines them as
