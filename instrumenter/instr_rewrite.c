@@ -4053,11 +4053,18 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                      : k == LK_ORDERED ? "Ordered"
                                        : "Taskgroup";
     if (k == LK_CRITICAL) {
-      instr_buf_printf(&lo->pre, "POMPT_Critical_enter(&pompt_d_%d);", n);
-      instr_buf_printf(&lo->open, "{ POMPT_Critical_begin(&pompt_d_%d); ", n);
-      instr_buf_printf(&lo->close,
-                       " POMPT_Critical_end(&pompt_d_%d);" NO_TAIL " }", n);
-      instr_buf_printf(&lo->post, " POMPT_Critical_exit(&pompt_d_%d);", n);
+      /* Guarded by POMPT_on() (pomp.h): a critical region that nobody
+       * contends costs the program little more than the four calls. */
+      instr_buf_printf(&lo->pre,
+                       "if (POMPT_on()) POMPT_Critical_enter(&pompt_d_%d);", n);
+      instr_buf_printf(&lo->open,
+                       "{ if (POMPT_on()) POMPT_Critical_begin(&pompt_d_%d); ",
+                       n);
+      instr_buf_printf(
+          &lo->close,
+          " if (POMPT_on()) POMPT_Critical_end(&pompt_d_%d);" NO_TAIL " }", n);
+      instr_buf_printf(&lo->post,
+                       " if (POMPT_on()) POMPT_Critical_exit(&pompt_d_%d);", n);
       break;
     }
     instr_buf_printf(&lo->pre,
@@ -4076,8 +4083,11 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_ATOMIC:
     if (!on)
       break;
-    instr_buf_printf(&lo->pre, "POMPT_Atomic_enter(&pompt_d_%d);", n);
-    instr_buf_printf(&lo->post, " POMPT_Atomic_exit(&pompt_d_%d);", n);
+    /* Guarded: an atomic operation costs less than the calls. */
+    instr_buf_printf(&lo->pre,
+                     "if (POMPT_on()) POMPT_Atomic_enter(&pompt_d_%d);", n);
+    instr_buf_printf(&lo->post,
+                     " if (POMPT_on()) POMPT_Atomic_exit(&pompt_d_%d);", n);
     break;
   case LK_SIMD:
     break;
