@@ -748,8 +748,8 @@ extern int POMPT_active;
  * an enclosing construct would reject (and a function, not a macro, since
  * pomp-instr's text is compiled after preprocessing).  POMPT_on guards the
  * events of the constructs that cost the program about as little as a call
- * (a task; master: a thread number's test; an atomic operation; an
- * uncontended critical region), so that with no tool they make none. */
+ * (a task; master: a thread number's test; an atomic operation), so that
+ * with no tool they make none. */
 #if defined(__GNUC__) || defined(__clang__)
 static __inline__ __attribute__((__always_inline__, __unused__)) int
 POMPT_on(void) {
