@@ -61,22 +61,17 @@ EXPORT int32_t POMPT_Task_create_end(void) {
   return status;
 }
 
-EXPORT int32_t POMPT_Task_begin(POMPT_Task_t task) {
-  if (!bridge_active)
-    return POMP_SUCCESS;
-  if (!task)
-    return POMP_ERR_ARG;
-  int32_t status = bridge_task_begin_word(task, FRAME);
-  NO_TAIL_CALL();
-  return status;
-}
-
-EXPORT int32_t POMPT_Task_end(POMPT_Task_t task) {
-  if (!bridge_active)
-    return POMP_SUCCESS;
-  if (!task)
-    return POMP_ERR_ARG;
-  int32_t status = bridge_task_end_word(task, FRAME);
-  NO_TAIL_CALL();
-  return status;
-}
+/* Begin and end: the instance as it is; FRAME is taken in the exported
+ * routine the macro defines. */
+#define TASK_WORD_EVENT(name, bridge_event)                                    \
+  EXPORT int32_t name(POMPT_Task_t task) {                                     \
+    if (!bridge_active)                                                        \
+      return POMP_SUCCESS;                                                     \
+    if (!task)                                                                 \
+      return POMP_ERR_ARG;                                                     \
+    int32_t status = bridge_event(task, FRAME);                                \
+    NO_TAIL_CALL();                                                            \
+    return status;                                                             \
+  }
+TASK_WORD_EVENT(POMPT_Task_begin, bridge_task_begin_word)
+TASK_WORD_EVENT(POMPT_Task_end, bridge_task_end_word)

@@ -130,78 +130,71 @@ static void seed_tasks(void) {
   TASKWAIT(h_wait, ctc_wait)
 }
 
-/* The same tasks as pomp-instr writes them now. */
+/* The same tasks as pomp-instr writes them now (pomp.h, POMPT_Task_t):
+ * the instance w created if a tool may listen, passed by firstprivate,
+ * every event guarded by it. */
+#define CT_CREATE(w, d, flags)                                                 \
+  POMPT_Task_t w = 0;                                                          \
+  if (POMPT_on())                                                              \
+    w = POMPT_Task_create_begin(&(d), (flags));
+#define CT_BEGIN(w)                                                            \
+  if (w)                                                                       \
+    POMPT_Task_begin(w);
+#define CT_END(w)                                                              \
+  if (w)                                                                       \
+    POMPT_Task_end(w);                                                         \
+  NO_TAIL;
+#define CT_DONE(w)                                                             \
+  if (w)                                                                       \
+    POMPT_Task_create_end();                                                   \
+  NO_TAIL;
+
 static void compact_tasks(void) {
   static POMPT_Desc_t d_plain = {0, ctc_plain}, d_deps = {0, ctc_deps},
                       d_undef = {0, ctc_undef}, d_left = {0, ctc_left};
   static POMP_Handle_t h_wait;
   {
-    POMPT_Task_t w = 0;
-    if (POMPT_on())
-      w = POMPT_Task_create_begin(&d_plain, 0);
+    CT_CREATE(w, d_plain, 0)
 #pragma omp task firstprivate(w)
     {
-      if (w)
-        POMPT_Task_begin(w);
+      CT_BEGIN(w)
       ran++;
-      if (w)
-        POMPT_Task_end(w);
-      NO_TAIL;
+      CT_END(w)
     }
-    if (w)
-      POMPT_Task_create_end();
-    NO_TAIL;
+    CT_DONE(w)
   }
   {
-    POMPT_Task_t w = 0;
     POMP_Dependence_t deps[2] = {{&a_var, 2}, {&b_var, 1}};
-    if (POMPT_on())
-      w = POMPT_Task_create_begin(&d_deps, POMP_TASK_HAS_DEPEND);
+    CT_CREATE(w, d_deps, POMP_TASK_HAS_DEPEND)
     if (w)
       POMPT_Task_dependences(w, deps, 2);
 #pragma omp task depend(out : a_var) depend(in : b_var) firstprivate(w)
     {
-      if (w)
-        POMPT_Task_begin(w);
+      CT_BEGIN(w)
       ran++;
-      if (w)
-        POMPT_Task_end(w);
-      NO_TAIL;
+      CT_END(w)
     }
-    if (w)
-      POMPT_Task_create_end();
-    NO_TAIL;
+    CT_DONE(w)
   }
   {
-    POMPT_Task_t w = 0;
-    if (POMPT_on())
-      w = POMPT_Task_create_begin(&d_undef, POMP_TASK_UNDEFERRED);
+    CT_CREATE(w, d_undef, POMP_TASK_UNDEFERRED)
 #pragma omp task if (0) firstprivate(w)
     {
-      if (w)
-        POMPT_Task_begin(w);
+      CT_BEGIN(w)
       ran++;
-      if (w)
-        POMPT_Task_end(w);
-      NO_TAIL;
+      CT_END(w)
     }
-    if (w)
-      POMPT_Task_create_end();
-    NO_TAIL;
+    CT_DONE(w)
   }
   {
-    POMPT_Task_t w = 0;
-    if (POMPT_on())
-      w = POMPT_Task_create_begin(&d_left, 0);
+    /* Left without its end event (as by a jump out of the block). */
+    CT_CREATE(w, d_left, 0)
 #pragma omp task firstprivate(w)
     {
-      if (w)
-        POMPT_Task_begin(w);
+      CT_BEGIN(w)
       ran++;
     }
-    if (w)
-      POMPT_Task_create_end();
-    NO_TAIL;
+    CT_DONE(w)
   }
   TASKWAIT(h_wait, ctc_wait)
 }
