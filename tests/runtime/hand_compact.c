@@ -2,7 +2,7 @@
  * hand_compact.c -- the compact event family (POMPT_*, pomp.h) against the
  * seed's routines it stands for.
  *
- * The program is its own tool (ompt_start_tool below) and records every
+ * The program is its own tool (own_tool.h) and records every
  * work, sync_region, masked and mutex callback.  The same constructs are
  * run once with the seed's routines and once with the compact ones (merged
  * routines included), on fresh handles: the two records must be the same
@@ -18,8 +18,8 @@
 #include <omp-tools.h>
 
 #include "hand.h"
+#include "own_tool.h"
 
-static ompt_set_callback_t set_callback;
 static int failures;
 
 struct rec {
@@ -84,31 +84,15 @@ static void on_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
   add(ompt_callback_mutex_released, (int)kind, 0, 0, codeptr);
 }
 
-static int initialize(ompt_function_lookup_t lookup, int device,
-                      ompt_data_t *data) {
-  (void)device, (void)data;
-  set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set_callback)
-    return 0;
+static void register_callbacks(void) {
   set_callback(ompt_callback_work, (ompt_callback_t)on_work);
   set_callback(ompt_callback_sync_region, (ompt_callback_t)on_sync);
   set_callback(ompt_callback_masked, (ompt_callback_t)on_masked);
   set_callback(ompt_callback_mutex_acquire, (ompt_callback_t)on_acquire);
   set_callback(ompt_callback_mutex_acquired, (ompt_callback_t)on_acquired);
   set_callback(ompt_callback_mutex_released, (ompt_callback_t)on_released);
-  return 1;
 }
 
-static void finalize(ompt_data_t *data) {
-  (void)data;
-}
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version,
-                                          const char *runtime) {
-  (void)version, (void)runtime;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
-}
 
 static const char ctc_loop[] = CTC("type=for*file=compact.c*lines=1,3");
 static const char ctc_sections[] =

@@ -2,7 +2,7 @@
  * hand_compact_task.c -- the compact task events (POMPT_Task_*, pomp.h)
  * against the seed's POMP_Task_* routines, and POMPT_active.
  *
- * The program is its own tool (ompt_start_tool below) and records every
+ * The program is its own tool (own_tool.h) and records every
  * task_create, task_schedule and dependences callback, naming tasks by the
  * number its task_create gave them.  The same tasks (a plain one, one with
  * two depend items, an undeferred one, one whose block is left without its
@@ -22,8 +22,8 @@
 #include <omp-tools.h>
 
 #include "hand.h"
+#include "own_tool.h"
 
-static ompt_set_callback_t set_callback;
 static int failures;
 
 struct rec {
@@ -68,23 +68,10 @@ static void on_deps(ompt_data_t *task, const ompt_dependence_t *deps,
     types = types * 10 + (int)deps[i].dependence_type;
   add(ompt_callback_dependences, num(task), ndeps, types);
 }
-static int initialize(ompt_function_lookup_t lookup, int device,
-                      ompt_data_t *data) {
-  (void)device, (void)data;
-  set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set_callback)
-    return 0;
+static void register_callbacks(void) {
   set_callback(ompt_callback_task_create, (ompt_callback_t)on_create);
   set_callback(ompt_callback_task_schedule, (ompt_callback_t)on_schedule);
   set_callback(ompt_callback_dependences, (ompt_callback_t)on_deps);
-  return 1;
-}
-static void finalize(ompt_data_t *data) { (void)data; }
-ompt_start_tool_result_t *ompt_start_tool(unsigned version,
-                                          const char *runtime) {
-  (void)version, (void)runtime;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
 }
 
 static const char ctc_plain[] = CTC("type=task*file=ct.c*lines=1,2");

@@ -6,7 +6,7 @@
  * also when a callback is registered, or monitoring switched on, between
  * the two, and when an inner pair is left open by a task that ends.
  *
- * The program is its own tool (ompt_start_tool below), so that it can
+ * The program is its own tool (own_tool.h), so that it can
  * register and unregister callbacks between the events.  Every masked and
  * work callback is checked against a stack of the open begins: an end must
  * close the innermost begin, of the same kind; at exit nothing is open and
@@ -17,8 +17,8 @@
 #include <omp-tools.h>
 
 #include "hand.h"
+#include "own_tool.h"
 
-static ompt_set_callback_t set_callback;
 static int depth, begins, ends, failures;
 static int open_kind[64]; /* -1: masked, else the ompt_work_t */
 
@@ -61,26 +61,10 @@ static void masked_on(int on) {
                on ? (ompt_callback_t)on_masked : (ompt_callback_t)0);
 }
 
-static int initialize(ompt_function_lookup_t lookup, int device,
-                      ompt_data_t *data) {
-  (void)device, (void)data;
-  set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set_callback)
-    return 0;
+static void register_callbacks(void) {
   set_callback(ompt_callback_work, (ompt_callback_t)on_work);
-  return 1;
 }
 
-static void finalize(ompt_data_t *data) {
-  (void)data;
-}
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version,
-                                          const char *runtime) {
-  (void)version, (void)runtime;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
-}
 
 static POMP_Handle_t h_outer, h_inner, h_loop, h_sections, h_task;
 static const char ctc_outer[] = CTC("type=master*file=pairs.c*lines=1,9");
