@@ -70,14 +70,11 @@ static bridge_team_t *region_of(const bridge_thread_t *t) {
 }
 
 /* The innermost taskgroup of the running task, or the one it belongs to. */
-static uint64_t taskgroup_of(const bridge_thread_t *t) {
+static uint64_t taskgroup_of(bridge_thread_t *t) {
+  const bridge_scope_t *tg = bridge_innermost_taskgroup(t);
+  if (tg)
+    return tg->arg;
   const bridge_task_t *cur = t->cur;
-  for (int i = t->nscopes - 1; i >= (cur ? cur->scope_base : 0); i--) {
-    const bridge_scope_t *s = &t->scopes[i];
-    if (s->what == BRIDGE_SC_SYNC_REGION &&
-        s->kind == ompt_sync_region_taskgroup && s->arg)
-      return s->arg;
-  }
   return cur && (cur->flags & ompt_task_explicit) ? cur->taskgroup : 0;
 }
 

@@ -1004,15 +1004,9 @@ void bridge_taskgroup_exit(const void *codeptr, void *frame) {
     return;
   /* The tasks of the taskgroup that never began were discarded, during
    * the wait. */
-  for (int i = t->nscopes - 1; i >= (t->cur ? t->cur->scope_base : 0); i--) {
-    const bridge_scope_t *sc = &t->scopes[i];
-    if (sc->what == BRIDGE_SC_SYNC_REGION &&
-        sc->kind == ompt_sync_region_taskgroup) {
-      if (sc->arg)
-        bridge_discard_taskgroup_end(t, sc->arg);
-      break;
-    }
-  }
+  const bridge_scope_t *tg = bridge_innermost_taskgroup(t);
+  if (tg && tg->arg)
+    bridge_discard_taskgroup_end(t, tg->arg);
   pop_scope(t, BRIDGE_SC_SYNC_WAIT, ompt_sync_region_taskgroup, 0, 0, codeptr);
   pop_scope(t, BRIDGE_SC_SYNC_REGION, ompt_sync_region_taskgroup, 0, 0,
             codeptr);

@@ -527,6 +527,19 @@ static inline void bridge_deps_release(bridge_thread_t *t,
 
 /* ---- Scopes -------------------------------------------------------------- */
 
+/* The running task's innermost open taskgroup (its sync_region scope,
+ * whose arg is the taskgroup's id with cancellation on, bridge_discard.c,
+ * and whose seq marks a registered task reduction, bridge_reduction.c), or
+ * NULL. */
+static inline bridge_scope_t *bridge_innermost_taskgroup(bridge_thread_t *t) {
+  const struct bridge_task *cur = t->cur;
+  for (int i = t->nscopes - 1; i >= (cur ? cur->scope_base : 0); i--)
+    if (t->scopes[i].what == BRIDGE_SC_SYNC_REGION &&
+        t->scopes[i].kind == ompt_sync_region_taskgroup)
+      return &t->scopes[i];
+  return NULL;
+}
+
 /* Makes room for one more scope; 0 when memory is out. */
 int bridge_scope_grow(bridge_thread_t *t);
 /* Push an open scope; returns whether its begin is to be delivered

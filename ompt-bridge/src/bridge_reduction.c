@@ -180,16 +180,6 @@ __attribute__((constructor)) static void gomp_task_reduction_setup(void) {
   real_tg_end = (gomp_atomic_t)GOMP_REAL(GOMP_taskgroup_end);
 }
 
-/* The running task's innermost open taskgroup scope. */
-static bridge_scope_t *innermost_taskgroup(bridge_thread_t *t) {
-  const bridge_task_t *cur = t->cur;
-  for (int i = t->nscopes - 1; i >= (cur ? cur->scope_base : 0); i--)
-    if (t->scopes[i].what == BRIDGE_SC_SYNC_REGION &&
-        t->scopes[i].kind == ompt_sync_region_taskgroup)
-      return &t->scopes[i];
-  return NULL;
-}
-
 GOMP_EXPORT void
 GOMP_ENTRY(GOMP_taskgroup_reduction_register)(uintptr_t *data) {
   if (!real_tg_register)
@@ -197,7 +187,7 @@ GOMP_ENTRY(GOMP_taskgroup_reduction_register)(uintptr_t *data) {
         (gomp_tg_red_t)GOMP_REAL_CHECKED(GOMP_taskgroup_reduction_register);
   real_tg_register(data);
   bridge_thread_t *t = bridge_active ? bridge_thread_peek() : NULL;
-  bridge_scope_t *tg = t ? innermost_taskgroup(t) : NULL;
+  bridge_scope_t *tg = t ? bridge_innermost_taskgroup(t) : NULL;
   if (tg)
     tg->seq = TASKGROUP_REDUCING;
 }
@@ -207,7 +197,7 @@ static __attribute__((noinline)) void tg_end_slow(const void *codeptr) {
     real_tg_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_taskgroup_end);
   real_tg_end();
   bridge_thread_t *t = bridge_thread_peek();
-  bridge_scope_t *tg = t && t->cur ? innermost_taskgroup(t) : NULL;
+  bridge_scope_t *tg = t && t->cur ? bridge_innermost_taskgroup(t) : NULL;
   if (!tg || tg->seq != TASKGROUP_REDUCING || combining.open)
     return;
   tg->seq = 0;

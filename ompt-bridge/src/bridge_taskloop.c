@@ -346,7 +346,6 @@ typedef void (*tl_go_t)(const tl_call_t *call, void (*fn)(void *), void *data,
 extern int omp_get_level(void) __attribute__((weak));
 extern int omp_get_num_teams(void) __attribute__((weak));
 extern int omp_in_final(void) __attribute__((weak));
-extern int omp_get_cancellation(void) __attribute__((weak));
 
 static void taskloop_reported(const tl_call_t *c, const void *codeptr,
                               void *frame, tl_go_t go, tl_construct_t *w) {
@@ -398,7 +397,7 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
                    (omp_get_level && omp_get_level() == 0 &&
                     !(omp_get_num_teams && omp_get_num_teams() > 1)) ||
                    (omp_in_final && omp_in_final());
-  int cancellable = omp_get_cancellation && omp_get_cancellation();
+  int cancellable = bridge_cancellation_on();
   unsigned long ntasks = (unsigned long)hd->ntasks;
   int copies_fit = ntasks <= TL_COPY_STACK / (TL_TASK_SIZE + size);
   if (c->cpyfn || (!undeferred && !cancellable && copies_fit))
