@@ -123,12 +123,11 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
 void bridge_parallel_enter(POMP_Team_t *team, int requested, int if_false,
                            const void *codeptr, void *frame);
 void bridge_parallel_begin(POMP_Team_t *team, void *frame);
-void bridge_parallel_end(POMP_Team_t *team, const void *codeptr, void *frame);
-/* The same for a parallel construct whose reduction GCC combines after the
- * block (the clause on the parallel leaf): the thread combines until the
- * block's function returns (reduction callbacks), then waits. */
-void bridge_parallel_end_combining(POMP_Team_t *team, const void *codeptr,
-                                   void *frame);
+/* combining: the construct's reduction is on the parallel leaf, GCC
+ * combines after the block: the thread combines until the block's function
+ * returns (reduction callbacks), then waits. */
+void bridge_parallel_end(POMP_Team_t *team, int combining, const void *codeptr,
+                         void *frame);
 void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr, void *frame);
 
 /* ---- Worksharing ----------------------------------------------------------

@@ -483,9 +483,8 @@ static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
  * from here until the block's function returns (bridge_parallel_combined),
  * with a reduction begin now and its end then, and only then waits in the
  * region's end barrier; elsewhere the end of the block as usual. */
-static inline __attribute__((always_inline)) void
-parallel_block_end(POMP_Team_t *storage, const void *codeptr, void *frame,
-                   int combining) {
+void bridge_parallel_end(POMP_Team_t *storage, int combining,
+                         const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
@@ -503,16 +502,6 @@ parallel_block_end(POMP_Team_t *storage, const void *codeptr, void *frame,
   task->combining = (uint8_t)(1 + (bridge_enabled && task->announced));
   if (task->combining == 2)
     bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
-}
-
-void bridge_parallel_end(POMP_Team_t *storage, const void *codeptr,
-                         void *frame) {
-  parallel_block_end(storage, codeptr, frame, 0);
-}
-
-void bridge_parallel_end_combining(POMP_Team_t *storage, const void *codeptr,
-                                   void *frame) {
-  parallel_block_end(storage, codeptr, frame, 1);
 }
 
 void bridge_parallel_combined(POMP_Team_t *storage) {

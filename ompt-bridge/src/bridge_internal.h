@@ -119,7 +119,7 @@ typedef struct bridge_task {
    * block's function returned.  combining: between the end of the block of
    * a parallel construct whose reduction GCC combines after it and that
    * return (2: its begin was delivered), with the end event's code
-   * address (bridge_parallel_end_combining).  Reset by bridge_task_alloc. */
+   * address (bridge_parallel_end).  Reset by bridge_task_alloc. */
   uint8_t trampolined, combining;
   const void *combine_codeptr;
 } bridge_task_t;
@@ -742,7 +742,7 @@ void bridge_parallel_begin_early(POMP_Team_t *team, void *frame);
 int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
 /* bridge_events.c: from the trampoline, the return of the block's
  * function of a parallel construct whose reduction GCC combines after the
- * block (bridge_parallel_end_combining, bridge.h). */
+ * block (bridge_parallel_end, bridge.h). */
 void bridge_parallel_combined(POMP_Team_t *team);
 /* bridge_reduction.c: a taskloop with a reduction returned, whose
  * reduction the thread combines now (until

@@ -5,7 +5,7 @@
  * thread's share:
  *  - a clause on a parallel region's leaf after the region's block: the
  *    block's end event and libpompt's trampoline bracket it
- *    (bridge_parallel_end_combining, bridge_events.c);
+ *    (bridge_parallel_end, bridge_events.c);
  *  - every clause that is not one scalar with an atomic instruction
  *    (several list items, user-defined reductions, arrays) between
  *    GOMP_atomic_start and GOMP_atomic_end, interposed here: such a pair

@@ -57,7 +57,7 @@ EXPORT int32_t POMP_Parallel_end_team(POMP_Handle_t handle, int32_t thread_id,
   if (!team)
     return POMP_ERR_ARG;
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  bridge_parallel_end(team, CODEPTR, FRAME);
+  bridge_parallel_end(team, 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -129,7 +129,7 @@ EXPORT int32_t POMP_Parallel_end(POMP_Handle_t handle, int32_t thread_id) {
   seed_stack_t *st = seed;
   if (!st || st->current_depth <= 0)
     return POMP_ERR_STATE;
-  bridge_parallel_end(st->current[--st->current_depth], CODEPTR, FRAME);
+  bridge_parallel_end(st->current[--st->current_depth], 0, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 

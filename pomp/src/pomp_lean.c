@@ -107,19 +107,15 @@ EXPORT int32_t POMPT_Parallel_begin(POMPT_Team_t *team) {
 
 /* The end of a parallel region's block: with a reduction on the parallel
  * leaf GCC combines after it, which the bridge brackets. */
-static inline void parallel_block_end(const struct pomp_region *r,
-                                      POMPT_Team_t *team, const void *codeptr,
-                                      void *frame) {
-  if (__builtin_expect(r->flags & POMP_PARALLEL_REDUCTION, 0))
-    bridge_parallel_end_combining(&team->team, codeptr, frame);
-  else
-    bridge_parallel_end(&team->team, codeptr, frame);
-}
+#define PARALLEL_BLOCK_END(r, team)                                            \
+  bridge_parallel_end(&(team)->team,                                           \
+                      ((r)->flags & POMP_PARALLEL_REDUCTION) != 0, CODEPTR,    \
+                      FRAME)
 
 EXPORT int32_t POMPT_Parallel_end(POMPT_Team_t *team) {
   T_LATER(team);
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  parallel_block_end(r, team, CODEPTR, FRAME);
+  PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }
 
@@ -172,7 +168,7 @@ EXPORT int32_t POMPT_Loop_exit_parallel_end(POMPT_Team_t *team) {
   T_LATER(team);
   bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  parallel_block_end(r, team, CODEPTR, FRAME);
+  PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }
 
@@ -180,7 +176,7 @@ EXPORT int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) {
   T_LATER(team);
   bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
-  parallel_block_end(r, team, CODEPTR, FRAME);
+  PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }
 
