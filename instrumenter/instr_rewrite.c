@@ -1466,22 +1466,37 @@ static int is_substatement(const struct unit *u, size_t off) {
   }
 }
 
-/* Whether a reduction clause has the task modifier ("reduction(task, +:
- * x)"): its first modifier word. */
-static int has_task_reduction(const struct unit *u, const struct pragma *p) {
+/* Whether reduction clause c names the reduction-modifier word (task,
+ * inscan) before its identifier: "reduction(task, +: x)". */
+static int reduction_modifier_is(const struct unit *u, const struct pragma *p,
+                                 const struct omp_clause *c, const char *word) {
   const char *t = u->text + p->tbegin;
-  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
-    const struct omp_clause *c = &p->clauses[i];
-    if (c->kind != OMP_CLAUSE_REDUCTION)
-      continue;
-    size_t b = c->modifier.begin, e = c->modifier.end;
-    while (b < e && is_space(t[b]))
+  size_t n = strlen(word), b = c->modifier.begin, e = c->modifier.end;
+  while (b < e) { /* each word of the modifier list */
+    while (b < e && !is_idch(t[b]))
       b++;
-    if (e - b >= 4 && memcmp(t + b, "task", 4) == 0 &&
-        (e - b == 4 || !is_idch(t[b + 4])))
+    size_t w = b;
+    while (w < e && is_idch(t[w]))
+      w++;
+    if (w - b == n && memcmp(t + b, word, n) == 0)
       return 1;
+    b = w;
   }
   return 0;
+}
+
+/* Whether a reduction clause of p has that modifier. */
+static int any_reduction_modifier(const struct unit *u, const struct pragma *p,
+                                  const char *word) {
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++)
+    if (p->clauses[i].kind == OMP_CLAUSE_REDUCTION &&
+        reduction_modifier_is(u, p, &p->clauses[i], word))
+      return 1;
+  return 0;
+}
+
+static int has_task_reduction(const struct unit *u, const struct pragma *p) {
+  return any_reduction_modifier(u, p, "task");
 }
 
 /* ---- Structured blocks ----------------------------------------------------
@@ -2464,20 +2479,8 @@ static int reduction_on_parallel(const struct unit *u, const struct pragma *p,
  * region). */
 static int reduction_movable(const struct unit *u, const struct pragma *p,
                              const struct omp_clause *c) {
-  const char *t = ptext(u, p);
-  size_t b = c->modifier.begin, e = c->modifier.end;
-  while (b < e) { /* each word of the modifier list */
-    while (b < e && !is_idch(t[b]))
-      b++;
-    size_t w = b;
-    while (w < e && is_idch(t[w]))
-      w++;
-    if ((w - b == 6 && memcmp(t + b, "inscan", 6) == 0) ||
-        (w - b == 4 && memcmp(t + b, "task", 4) == 0))
-      return 0;
-    b = w;
-  }
-  return 1;
+  return !reduction_modifier_is(u, p, c, "inscan") &&
+         !reduction_modifier_is(u, p, c, "task");
 }
 
 /* The clauses a leaf accepts (OpenMP 5.2), for distributing the clauses of
@@ -4657,16 +4660,7 @@ static void append_chunk_aliases(const struct unit *u, struct instr_buf *out) {
 }
 
 static int has_inscan(const struct unit *u, const struct pragma *p) {
-  const char *t = ptext(u, p);
-  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
-    const struct omp_clause *c = &p->clauses[i];
-    if (c->kind != OMP_CLAUSE_REDUCTION)
-      continue;
-    for (size_t q = c->modifier.begin; q + 6 <= c->modifier.end; q++)
-      if (memcmp(t + q, "inscan", 6) == 0)
-        return 1;
-  }
-  return 0;
+  return any_reduction_modifier(u, p, "inscan");
 }
 
 /* The construct whose pragma line starts the block [b, e) of a construct
