@@ -57,7 +57,7 @@ uint64_t bridge_discard_taskgroup_id(void) {
  * team, or the region a tracked explicit task was made in (a worker
  * running tasks in the region's end barrier has let go of its team, but
  * the region cannot end while a task of it runs). */
-static bridge_team_t *region_of(const bridge_thread_t *t) {
+bridge_team_t *bridge_discard_region(const bridge_thread_t *t) {
   for (const bridge_task_t *k = t->cur; k; k = k->below) {
     if (k->flags & ompt_task_implicit)
       return k->team;
@@ -90,13 +90,13 @@ static void push_chain(bridge_team_t *team, bridge_task_t *first,
                                                 memory_order_relaxed));
 }
 
-/* Report a discarded task and release what it held, as its end would. */
-static void discard(bridge_thread_t *t, bridge_team_t *team,
-                    bridge_task_t *rec) {
-  int construct = rec->taskgroup && !atomic_load_explicit(&team->cancelled,
-                                                          memory_order_relaxed)
-                      ? ompt_cancel_taskgroup
-                      : ompt_cancel_parallel;
+void bridge_task_discarded(bridge_thread_t *t, const bridge_team_t *team,
+                           bridge_task_t *rec, int in_taskgroup) {
+  int construct =
+      in_taskgroup && !(team && atomic_load_explicit(&team->cancelled,
+                                                     memory_order_relaxed))
+          ? ompt_cancel_taskgroup
+          : ompt_cancel_parallel;
   if (rec->announced) {
     ompt_callback_cancel_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, cancel);
     if (cb)
@@ -120,7 +120,7 @@ static void sweep(bridge_thread_t *t, bridge_team_t *team, uint64_t taskgroup,
     int status = __atomic_load_n(&rec->status, __ATOMIC_ACQUIRE);
     if (status == BRIDGE_TASK_CREATED &&
         (all || (taskgroup && rec->taskgroup == taskgroup))) {
-      discard(t, team, rec);
+      bridge_task_discarded(t, team, rec, rec->taskgroup != 0);
       bridge_task_unref(rec); /* the list's */
     } else if (!all && (status == BRIDGE_TASK_CREATED ||
                         status == BRIDGE_TASK_RUNNING)) {
@@ -139,7 +139,7 @@ static void sweep(bridge_thread_t *t, bridge_team_t *team, uint64_t taskgroup,
 
 void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec) {
   static __thread unsigned pushed;
-  bridge_team_t *team = region_of(t);
+  bridge_team_t *team = bridge_discard_region(t);
   if (!team)
     return; /* outside a region libgomp runs every task at once */
   rec->taskgroup = taskgroup_of(t);
@@ -153,7 +153,7 @@ void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec) {
 }
 
 void bridge_discard_taskgroup_end(bridge_thread_t *t, uint64_t taskgroup) {
-  bridge_team_t *team = region_of(t);
+  bridge_team_t *team = bridge_discard_region(t);
   if (team && atomic_load_explicit(&team->discardable, memory_order_relaxed))
     sweep(t, team, taskgroup, 0);
 }
@@ -162,15 +162,8 @@ void bridge_discard_region_end(bridge_thread_t *t, bridge_team_t *team) {
   sweep(t, team, 0, 1);
 }
 
-int bridge_discard_construct(const bridge_thread_t *t) {
-  bridge_team_t *team = region_of(t);
-  return team && atomic_load_explicit(&team->cancelled, memory_order_relaxed)
-             ? ompt_cancel_parallel
-             : ompt_cancel_taskgroup;
-}
-
 void bridge_discard_cancel_parallel(bridge_thread_t *t) {
-  bridge_team_t *team = region_of(t);
+  bridge_team_t *team = bridge_discard_region(t);
   if (team)
     atomic_store_explicit(&team->cancelled, 1, memory_order_relaxed);
 }

@@ -2107,16 +2107,15 @@ int32_t bridge_task_retire(POMP_Task_t *task, int status) {
     return POMP_ERR_STATE;
   if (t->create_pending.rec == rec)
     t->create_pending.rec = NULL;
+  if (status == BRIDGE_RETIRE_DISCARDED) { /* a taskloop's, in its group */
+    bridge_task_discarded(t, bridge_discard_region(t), rec, 1);
+    return POMP_SUCCESS;
+  }
   bridge_deps_release(t, rec);
   __atomic_store_n(&rec->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
   /* next: the task that goes on, the encountering one (tools written for
    * older runtimes look at it). */
-  if (status == BRIDGE_RETIRE_DISCARDED && rec->announced) {
-    ompt_callback_cancel_t cb = BRIDGE_ACTIVE(BRIDGE_B_SYNC_EE, cancel);
-    if (cb)
-      cb(&rec->task_data,
-         bridge_discard_construct(t) | ompt_cancel_discarded_task, NULL);
-  } else if (status && rec->announced) {
+  if (status && rec->announced) {
     ompt_callback_task_schedule_t cb =
         BRIDGE_ACTIVE(BRIDGE_B_TASK_BE, task_schedule);
     if (cb)

@@ -787,9 +787,13 @@ void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec);
 void bridge_discard_taskgroup_end(bridge_thread_t *t, uint64_t taskgroup);
 void bridge_discard_region_end(bridge_thread_t *t, bridge_team_t *team);
 void bridge_discard_cancel_parallel(bridge_thread_t *t);
-/* The construct a task libgomp discarded in the thread's region was
- * cancelled by: ompt_cancel_parallel when the region's cancellation was
- * activated, else ompt_cancel_taskgroup. */
-int bridge_discard_construct(const bridge_thread_t *t);
+/* The region whose tasks the thread's running task creates (NULL: none
+ * libgomp could discard); a task libgomp discarded, reported
+ * (cancel(ompt_cancel_discarded_task), by its taskgroup's cancellation when
+ * in_taskgroup and the region's was not activated) and released as its
+ * end would. */
+bridge_team_t *bridge_discard_region(const bridge_thread_t *t);
+void bridge_task_discarded(bridge_thread_t *t, const bridge_team_t *team,
+                           bridge_task_t *rec, int in_taskgroup);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */
