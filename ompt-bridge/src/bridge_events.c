@@ -497,23 +497,18 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
     return;
   }
   bridge_scope_close_open(t, task->scope_base, codeptr);
-  bridge_set_state(t, ompt_state_work_reduction, 0);
-  task->combine_codeptr = codeptr;
-  task->combining = (uint8_t)(1 + (bridge_enabled && task->announced));
-  if (task->combining == 2)
-    bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
+  bridge_combine_begin(t, BRIDGE_COMBINING_BLOCK, ompt_state_work_parallel, 0,
+                       codeptr);
 }
 
 void bridge_parallel_combined(POMP_Team_t *storage) {
   bridge_thread_t *t = bridge_self;
   bridge_task_t *task = t ? t->cur : NULL;
-  if (!task || !task->combining)
+  if (!task || bridge_combining.open != BRIDGE_COMBINING_BLOCK)
     return;
-  int delivered = task->combining == 2;
-  task->combining = 0;
-  if (delivered)
-    bridge_reduction_deliver(t, ompt_scope_end, task->combine_codeptr);
-  implicit_left_inline(t, task, (bridge_team_t *)storage, task->combine_codeptr,
+  const void *codeptr = bridge_combining.codeptr;
+  bridge_combine_end(t);
+  implicit_left_inline(t, task, (bridge_team_t *)storage, codeptr,
                        __builtin_dwarf_cfa());
 }
 

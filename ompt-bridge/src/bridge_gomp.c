@@ -164,8 +164,7 @@ static void region_run(void *arg) {
   bridge_parallel_begin_early((POMP_Team_t *)team, __builtin_dwarf_cfa());
   fn(data);
   /* A reduction GCC combined after the block ends here. */
-  bridge_thread_t *t = bridge_thread_peek();
-  if (__builtin_expect(t && t->cur && t->cur->combining, 0))
+  if (__builtin_expect(bridge_combining.open == BRIDGE_COMBINING_BLOCK, 0))
     bridge_parallel_combined((POMP_Team_t *)team);
   __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
 }

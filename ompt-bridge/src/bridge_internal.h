@@ -116,12 +116,9 @@ typedef struct bridge_task {
    * delivers nothing.  Reset by bridge_task_alloc. */
   uint8_t early_begun;
   /* Implicit task whose block the trampoline runs: it can tell when the
-   * block's function returned.  combining: between the end of the block of
-   * a parallel construct whose reduction GCC combines after it and that
-   * return (2: its begin was delivered), with the end event's code
-   * address (bridge_parallel_end).  Reset by bridge_task_alloc. */
-  uint8_t trampolined, combining;
-  const void *combine_codeptr;
+   * block's function returned (a reduction GCC combines after the block
+   * ends there: bridge_parallel_end).  Reset by bridge_task_alloc. */
+  uint8_t trampolined;
 } bridge_task_t;
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
@@ -426,7 +423,6 @@ static inline bridge_task_t *bridge_task_take(bridge_thread_t *t,
   r->next_free = NULL;
   r->early_begun = 0;
   r->trampolined = 0;
-  r->combining = 0;
   atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
   return r;
 }
@@ -751,9 +747,28 @@ void bridge_task_reduction_begin(const void *codeptr);
 /* bridge_events.c: the wait of the thread's innermost taskgroup is over
  * before its exit event (a task reduction is combined in between). */
 void bridge_taskgroup_wait_over(bridge_thread_t *t, const void *codeptr);
-/* bridge_reduction.c: a reduction's begin or end for the thread's task. */
-void bridge_reduction_deliver(bridge_thread_t *t, ompt_scope_endpoint_t ep,
-                              const void *codeptr);
+/* bridge_reduction.c: the reduction this thread is combining (one at a
+ * time: GCC's combining code makes no OpenMP call but those that bracket
+ * it).  open: which bracket, 0 none; delivered: its begin reached the
+ * tool; state, wait_id: what its end restores; codeptr: its begin's. */
+enum {
+  BRIDGE_COMBINING_LOCK = 1, /* GOMP_atomic_start .. _end */
+  BRIDGE_COMBINING_TASKS,    /* taskgroup end .. reduction_unregister */
+  BRIDGE_COMBINING_BLOCK     /* parallel block end .. its function's return */
+};
+typedef struct bridge_combining {
+  unsigned char open, delivered;
+  int state;
+  const void *codeptr;
+  ompt_wait_id_t wait_id;
+} bridge_combining_t;
+extern __thread bridge_combining_t bridge_combining
+    __attribute__((tls_model("initial-exec")));
+/* Begin (state ompt_state_work_reduction until the end, which restores
+ * state / wait_id) and end of the thread's combining. */
+void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
+                          ompt_wait_id_t wait_id, const void *codeptr);
+void bridge_combine_end(bridge_thread_t *t);
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame);
 
 /* bridge_detach.c: tasks with a detach clause.  register: the event handle

@@ -61,56 +61,14 @@ __attribute__((constructor)) static void gomp_atomic_setup(void) {
   real_atomic_end = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_end);
 }
 
-/* The reduction this thread is combining: under GCC's lock (from
- * GOMP_atomic_start to _end) or a task reduction's (from the end of its
- * taskgroup to GOMP_taskgroup_reduction_unregister); 0: none. */
-enum { COMBINING_LOCK = 1, COMBINING_TASKS };
-static __thread struct {
-  unsigned char open, delivered;
-  int state;
-  const void *codeptr;
-  ompt_wait_id_t wait_id;
-} combining __attribute__((tls_model("initial-exec")));
+__thread bridge_combining_t bridge_combining
+    __attribute__((tls_model("initial-exec")));
 
-/* The reduction's begin: state work_reduction until its end, which
- * restores state (wait_id). */
-static void combine_begin(bridge_thread_t *t, int kind, int state,
-                          ompt_wait_id_t wait_id, const void *codeptr) {
-  combining.open = (unsigned char)kind;
-  combining.delivered = (unsigned char)(bridge_enabled && t->cur->announced);
-  combining.state = state;
-  combining.wait_id = wait_id;
-  combining.codeptr = codeptr;
-  bridge_set_state(t, ompt_state_work_reduction, 0);
-  if (combining.delivered)
-    bridge_reduction_deliver(t, ompt_scope_begin, codeptr);
-}
-
-static void combine_end(bridge_thread_t *t) {
-  combining.open = 0;
-  if (combining.delivered && t->cur)
-    bridge_reduction_deliver(t, ompt_scope_end, combining.codeptr);
-  bridge_set_state(t, (ompt_state_t)combining.state, combining.wait_id);
-}
-
-/* Whether a GOMP_atomic_start of this thread is a reduction's. */
-static bool reduction_here(const bridge_thread_t *t) {
-  const bridge_task_t *cur = t->cur;
-  if (!cur || bridge_in_atomic || (cur->flags & ompt_task_initial))
-    return false;
-  if (cur->combining) /* reported already, from the end of the block */
-    return false;
-  if (cur == t->pending) /* a parallel construct's clause */
-    return true;
-  return bridge_pairs[BRIDGE_PAIR_WORK].next !=
-         cur->pair_next[BRIDGE_PAIR_WORK];
-}
-
-void bridge_reduction_deliver(bridge_thread_t *t,
-                              ompt_scope_endpoint_t endpoint,
-                              const void *codeptr) {
+/* A reduction's begin or end for the thread's task.  A worker past its
+ * block has let go of its team's storage: the copy of parallel_data. */
+static void deliver(bridge_thread_t *t, ompt_scope_endpoint_t endpoint,
+                    const void *codeptr) {
   bridge_task_t *cur = t->cur;
-  /* A worker past its block has let go of its team's storage: the copy. */
   ompt_data_t *pd =
       cur->parallel_data ? cur->parallel_data : &cur->parallel_data_seen;
   ompt_callback_sync_region_t cb =
@@ -123,14 +81,46 @@ void bridge_reduction_deliver(bridge_thread_t *t,
     cb(ompt_sync_region_reduction, endpoint, pd, &cur->task_data, codeptr);
 }
 
+void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
+                          ompt_wait_id_t wait_id, const void *codeptr) {
+  bridge_combining_t *c = &bridge_combining;
+  c->open = (unsigned char)kind;
+  c->delivered = (unsigned char)(bridge_enabled && t->cur->announced);
+  c->state = state;
+  c->wait_id = wait_id;
+  c->codeptr = codeptr;
+  bridge_set_state(t, ompt_state_work_reduction, 0);
+  if (c->delivered)
+    deliver(t, ompt_scope_begin, codeptr);
+}
+
+void bridge_combine_end(bridge_thread_t *t) {
+  bridge_combining_t *c = &bridge_combining;
+  c->open = 0;
+  if (c->delivered && t->cur)
+    deliver(t, ompt_scope_end, c->codeptr);
+  bridge_set_state(t, (ompt_state_t)c->state, c->wait_id);
+}
+
+/* Whether a GOMP_atomic_start of this thread is a reduction's. */
+static bool reduction_here(const bridge_thread_t *t) {
+  const bridge_task_t *cur = t->cur;
+  if (!cur || bridge_in_atomic || (cur->flags & ompt_task_initial))
+    return false;
+  if (cur == t->pending) /* a parallel construct's clause */
+    return true;
+  return bridge_pairs[BRIDGE_PAIR_WORK].next !=
+         cur->pair_next[BRIDGE_PAIR_WORK];
+}
+
 static __attribute__((noinline)) void atomic_start_slow(const void *codeptr) {
   if (!real_atomic_start)
     real_atomic_start = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_start);
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && !combining.open && reduction_here(t)) {
+  if (t && !bridge_combining.open && reduction_here(t)) {
     ompt_wait_id_t wait_id;
     int state = bridge_get_state(t, &wait_id);
-    combine_begin(t, COMBINING_LOCK, state, wait_id, codeptr);
+    bridge_combine_begin(t, BRIDGE_COMBINING_LOCK, state, wait_id, codeptr);
   }
   real_atomic_start();
 }
@@ -146,8 +136,8 @@ static __attribute__((noinline)) void atomic_end_slow(void) {
     real_atomic_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_end);
   real_atomic_end();
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && combining.open == COMBINING_LOCK)
-    combine_end(t);
+  if (t && bridge_combining.open == BRIDGE_COMBINING_LOCK)
+    bridge_combine_end(t);
 }
 
 ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow())
@@ -198,12 +188,13 @@ static __attribute__((noinline)) void tg_end_slow(const void *codeptr) {
   real_tg_end();
   bridge_thread_t *t = bridge_thread_peek();
   bridge_scope_t *tg = t && t->cur ? bridge_innermost_taskgroup(t) : NULL;
-  if (!tg || tg->seq != TASKGROUP_REDUCING || combining.open)
+  if (!tg || tg->seq != TASKGROUP_REDUCING || bridge_combining.open)
     return;
   tg->seq = 0;
   /* The wait is over: its end now, not after the combining. */
   bridge_taskgroup_wait_over(t, codeptr);
-  combine_begin(t, COMBINING_TASKS, bridge_working_state(t->cur), 0, codeptr);
+  bridge_combine_begin(t, BRIDGE_COMBINING_TASKS, bridge_working_state(t->cur),
+                       0, codeptr);
 }
 
 ENTRY_VOID(GOMP_taskgroup_end, real_tg_end,
@@ -211,8 +202,9 @@ ENTRY_VOID(GOMP_taskgroup_end, real_tg_end,
 
 void bridge_task_reduction_begin(const void *codeptr) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && t->cur && !combining.open)
-    combine_begin(t, COMBINING_TASKS, bridge_working_state(t->cur), 0, codeptr);
+  if (t && t->cur && !bridge_combining.open)
+    bridge_combine_begin(t, BRIDGE_COMBINING_TASKS,
+                         bridge_working_state(t->cur), 0, codeptr);
 }
 
 GOMP_EXPORT void
@@ -220,9 +212,10 @@ GOMP_ENTRY(GOMP_taskgroup_reduction_unregister)(uintptr_t *data) {
   if (!real_tg_unregister)
     real_tg_unregister =
         (gomp_tg_red_t)GOMP_REAL_CHECKED(GOMP_taskgroup_reduction_unregister);
-  bridge_thread_t *t =
-      combining.open == COMBINING_TASKS ? bridge_thread_peek() : NULL;
+  bridge_thread_t *t = bridge_combining.open == BRIDGE_COMBINING_TASKS
+                           ? bridge_thread_peek()
+                           : NULL;
   if (t)
-    combine_end(t);
+    bridge_combine_end(t);
   real_tg_unregister(data);
 }
