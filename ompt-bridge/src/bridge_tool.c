@@ -88,20 +88,44 @@ static int inside_libpompt(start_tool_fn start) {
          mine.dli_fbase == theirs.dli_fbase;
 }
 
+/* The registration log between its START and END lines is written in the
+ * format of LLVM's libomp: OpenMP leaves the format to the implementation,
+ * and tools' test suites (LLVM's, Archer's) and users compare it with
+ * libomp's.  A step is written in two parts, "Opening X... " and then its
+ * outcome, because a tool's ompt_start_tool may print in between.
+ * libpompt's own lines ("pompt: ...") stay outside the block. */
+static void reg_log(const char *fmt, ...) {
+  if (!verbose)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(verbose, fmt, ap);
+  va_end(ap);
+  fflush(verbose);
+}
+
+/* Asks one ompt_start_tool and completes the log line of the search
+ * ("Searching for ompt_start_tool in X... "), unless the tool declined
+ * (*declined set): the caller words that. */
 static ompt_start_tool_result_t *try_start(start_tool_fn start,
-                                           const char *where) {
+                                           int *declined) {
+  *declined = 0;
   if (inside_libpompt(start)) {
-    bridge_log("%s: the ompt_start_tool found is libpompt's own; ignored",
-               where);
+    reg_log("Failed: the ompt_start_tool found is libpompt's own.\n");
     return NULL;
   }
   ompt_start_tool_result_t *r =
       start(BRIDGE_OMP_VERSION, "pompt " POMPT_VERSION_STRING);
-  bridge_log("ompt_start_tool in %s returned %p", where, (void *)r);
   if (r && !r->initialize) {
-    bridge_log("%s: result has no initialize function; ignored", where);
-    r = NULL;
+    reg_log("Found but not usable: the result has no initialize "
+            "function.\n");
+    return NULL;
   }
+  if (r) {
+    reg_log("Success.\n");
+    reg_log("Tool was started and is using the OMPT interface.\n");
+  }
+  *declined = !r;
   return r;
 }
 
@@ -112,49 +136,86 @@ extern ompt_start_tool_result_t *ompt_start_tool(unsigned, const char *)
     __attribute__((weak));
 #endif
 
-static ompt_start_tool_result_t *find_tool(void) {
-  start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
-#ifdef POMPT_STATIC_LIB
-  if (!start)
-    start = ompt_start_tool;
-#endif
-  if (start) {
-    ompt_start_tool_result_t *r = try_start(start, "the program");
-    if (r)
-      return r;
-  } else {
-    bridge_log("no ompt_start_tool in the address space");
-  }
-  const char *libs = getenv("OMP_TOOL_LIBRARIES");
-  if (!libs || !*libs) {
-    bridge_log("OMP_TOOL_LIBRARIES is not set");
+/* One tool library: opened, asked, and closed again unless it accepted.
+ * in_list: one of OMP_TOOL_LIBRARIES, whose search goes on after a tool
+ * that declined. */
+static ompt_start_tool_result_t *try_library(const char *lib, int in_list) {
+  reg_log("Opening %s... ", lib);
+  void *h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    reg_log("Failed: %s\n", e ? e : "unknown error");
     return NULL;
   }
+  reg_log("Success.\n");
+  reg_log("Searching for ompt_start_tool in %s... ", lib);
+  dlerror();
+  start_tool_fn start = (start_tool_fn)dlsym(h, "ompt_start_tool");
+  if (!start) {
+    const char *e = dlerror();
+    reg_log("Failed: %s\n", e ? e : "ompt_start_tool = NULL");
+    dlclose(h);
+    return NULL;
+  }
+  int declined;
+  ompt_start_tool_result_t *r = try_start(start, &declined);
+  if (declined)
+    reg_log("Found but not using the OMPT interface.\n%s",
+            in_list ? "Continuing search...\n" : "");
+  if (!r)
+    dlclose(h);
+  return r;
+}
+
+static ompt_start_tool_result_t *search_libraries(void) {
+  const char *libs = getenv("OMP_TOOL_LIBRARIES");
+  if (!libs || !*libs) {
+    reg_log("No OMP_TOOL_LIBRARIES defined.\n");
+    return NULL;
+  }
+  reg_log("Searching tool libraries...\n");
+  reg_log("OMP_TOOL_LIBRARIES = %s\n", libs);
   char *list = strdup(libs);
   if (!list)
     return NULL;
   ompt_start_tool_result_t *found = NULL;
   char *save = NULL;
   for (char *lib = strtok_r(list, ":", &save); lib && !found;
-       lib = strtok_r(NULL, ":", &save)) {
-    bridge_log("opening tool library '%s'", lib);
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-      bridge_log("cannot open '%s': %s", lib, dlerror());
-      continue;
-    }
-    start = (start_tool_fn)dlsym(h, "ompt_start_tool");
-    if (!start) {
-      bridge_log("'%s' has no ompt_start_tool", lib);
-      dlclose(h);
-      continue;
-    }
-    found = try_start(start, lib);
-    if (!found)
-      dlclose(h);
-  }
+       lib = strtok_r(NULL, ":", &save))
+    found = try_library(lib, 1);
   free(list);
   return found;
+}
+
+/* OpenMP 5.2's order: a tool in the address space, then OMP_TOOL_LIBRARIES.
+ * Then, as LLVM's libomp does (not in the specification), Archer: its
+ * ompt_start_tool accepts only in a program built with ThreadSanitizer, so
+ * that such a program gets race detection by only having libarcher.so on
+ * the library path. */
+static ompt_start_tool_result_t *find_tool(void) {
+  reg_log("----- START LOGGING OF TOOL REGISTRATION -----\n");
+  reg_log("Search for OMP tool in current address space... ");
+  start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
+#ifdef POMPT_STATIC_LIB
+  if (!start)
+    start = ompt_start_tool;
+#endif
+  ompt_start_tool_result_t *r = NULL;
+  int declined = 1;
+  if (start)
+    r = try_start(start, &declined);
+  if (declined)
+    reg_log("Failed.\n");
+  if (!r)
+    r = search_libraries();
+  if (!r) {
+    reg_log("...searching tool libraries failed. Using archer tool.\n");
+    r = try_library("libarcher.so", 0);
+  }
+  if (!r)
+    reg_log("No OMP tool loaded.\n");
+  reg_log("----- END LOGGING OF TOOL REGISTRATION -----\n");
+  return r;
 }
 
 static void at_exit(void) {
@@ -186,6 +247,7 @@ static void do_init(void) {
   bridge_gomp_setup();
   const char *omp_tool = getenv("OMP_TOOL");
   if (omp_tool && !strcasecmp(omp_tool, "disabled")) {
+    reg_log("OMP tool disabled.\n");
     bridge_log("OMP_TOOL=disabled: no tool");
     return;
   }

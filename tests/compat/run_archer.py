@@ -5,8 +5,12 @@ synchronisation) and check what ThreadSanitizer reports.
 
 usage: run_archer.py --archer LIB --threads N --expect race|none
                      [--race-in SOURCE [--race-marker TEXT]]
-                     [--needs-symbol SYM]...
+                     [--needs-symbol SYM]... [--on-library-path]
                      [--skip REASON] -- PROG [ARGS]
+
+Archer is named in OMP_TOOL_LIBRARIES; with --on-library-path it is not:
+its directory is put on LD_LIBRARY_PATH, where libpompt finds libarcher.so
+when no other tool was found, as LLVM's libomp does.
 
 --expect none: the program is race-free; ThreadSanitizer must report
 nothing.  --expect race: it must report a data race (at FILE:LINE when
@@ -57,6 +61,7 @@ def main():
     ap.add_argument("--race-in")
     ap.add_argument("--race-marker", default="/* RACE */")
     ap.add_argument("--needs-symbol", action="append", default=[])
+    ap.add_argument("--on-library-path", action="store_true")
     ap.add_argument("--skip")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -107,7 +112,13 @@ def main():
                   ref.stderr[-1500:])
             return SKIP
 
-    env["OMP_TOOL_LIBRARIES"] = a.archer
+    if a.on_library_path:
+        env.pop("OMP_TOOL_LIBRARIES", None)
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            [os.path.dirname(os.path.abspath(a.archer))] +
+            [d for d in [env.get("LD_LIBRARY_PATH")] if d])
+    else:
+        env["OMP_TOOL_LIBRARIES"] = a.archer
     p = run(cmd, env)
     sys.stdout.write(p.stdout)
     sys.stdout.write(p.stderr)

@@ -79,10 +79,54 @@ def main():
                          "OMP_TOOL_VERBOSE_INIT": log})
         ran_ok("tool list", p)
         text = open(log).read() if os.path.exists(log) else ""
-        for want in ("cannot open '/nonexistent/libnothing.so'",
-                     "has no ompt_start_tool", "returned (nil)",
-                     "OMPT provider: libpompt", "tool finalized"):
+        # The registration block as LLVM's libomp writes it (tools' test
+        # suites compare it), then libpompt's own lines.
+        nothing = "/nonexistent/libnothing.so"
+        want_block = [
+            "----- START LOGGING OF TOOL REGISTRATION -----",
+            "Search for OMP tool in current address space... Failed.",
+            "Searching tool libraries...",
+            f"OMP_TOOL_LIBRARIES = {libs}",
+            f"Opening {nothing}... Failed: {nothing}: cannot open shared "
+            "object file: No such file or directory",
+            f"Opening {a.no_start}... Success.",
+            f"Searching for ompt_start_tool in {a.no_start}... Failed: "
+            f"{a.no_start}: undefined symbol: ompt_start_tool",
+            f"Opening {a.act_null}... Success.",
+            f"Searching for ompt_start_tool in {a.act_null}... Found but not "
+            "using the OMPT interface.",
+            "Continuing search...",
+            f"Opening {act}... Success.",
+            f"Searching for ompt_start_tool in {act}... Success.",
+            "Tool was started and is using the OMPT interface.",
+            "----- END LOGGING OF TOOL REGISTRATION -----",
+        ]
+        lines = text.splitlines()
+        start = lines.index(want_block[0]) if want_block[0] in lines else -1
+        expect("tool list", lines[start:start + len(want_block)] == want_block,
+               "registration block differs:\n" + text)
+        for want in ("pompt: OMPT provider: libpompt", "pompt: tool finalized"):
             expect("tool list", want in text, f"verbose log lacks '{want}'")
+
+        # No tool anywhere: the list is not set, Archer is tried last (as
+        # libomp does) and is not found here (not on the library path).
+        q = run(a.prog, {"OMP_TOOL_VERBOSE_INIT": "stdout",
+                         "LD_LIBRARY_PATH": tmp})
+        ran_ok("no tool, verbose", q)
+        want_seq = ["Search for OMP tool in current address space... Failed.",
+                    "No OMP_TOOL_LIBRARIES defined.",
+                    "...searching tool libraries failed. Using archer tool.",
+                    "Opening libarcher.so... Failed: libarcher.so: cannot "
+                    "open shared object file: No such file or directory",
+                    "No OMP tool loaded.",
+                    "----- END LOGGING OF TOOL REGISTRATION -----"]
+        lines = q.stdout.splitlines()
+        at = [lines.index(w) if w in lines else -1 for w in want_seq]
+        expect("no tool, verbose", -1 not in at and at == sorted(at) and
+               at[-1] - at[0] == len(want_seq) - 1,
+               "registration block differs", q)
+        expect("no tool, verbose", "pompt: no tool: events are not delivered"
+               in q.stdout, "libpompt's own line is missing", q)
         expect("tool list", p.stdout.count("act: start") == 2,
                "not both act libraries were asked", p)
         expect("tool list", p.stdout.count("act: initialize") == 1,
