@@ -107,8 +107,7 @@ static void reg_log(const char *fmt, ...) {
 /* Asks one ompt_start_tool and completes the log line of the search
  * ("Searching for ompt_start_tool in X... "), unless the tool declined
  * (*declined set): the caller words that. */
-static ompt_start_tool_result_t *try_start(start_tool_fn start,
-                                           int *declined) {
+static ompt_start_tool_result_t *try_start(start_tool_fn start, int *declined) {
   *declined = 0;
   if (inside_libpompt(start)) {
     reg_log("Failed: the ompt_start_tool found is libpompt's own.\n");
