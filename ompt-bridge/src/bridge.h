@@ -227,6 +227,24 @@ extern __thread unsigned char bridge_in_atomic
 static inline void bridge_atomic_left(void) {
   bridge_in_atomic = 0;
 }
+/* An atomic construct's events (bridge_atomic.c).  kind: the construct's
+ * enum bridge_atomic_kind, in its region record, zero at first; the wait id
+ * follows from it. */
+enum bridge_atomic_kind {
+  BRIDGE_ATOMIC_UNKNOWN,
+  BRIDGE_ATOMIC_INSTRUCTION, /* no lock: the thread's own wait id */
+  BRIDGE_ATOMIC_LOCKED       /* GOMP_atomic_start: libgomp's lock */
+};
+void bridge_atomic_enter(int bucket, unsigned char *kind, const void *codeptr,
+                         void *frame);
+void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
+                        void *frame);
+/* GOMP_atomic_start inside an atomic construct whose kind was unknown. */
+void bridge_atomic_locking(void);
+/* Whether atomic instructions have mutex events (POMPT_ATOMIC; not under
+ * ThreadSanitizer by default), set before the tool is started. */
+extern int bridge_atomic_instructions_seen;
+void bridge_atomic_setup(void);
 /* mutex_acquire and mutex_acquired (held) at once: a construct whose wait
  * is not observable apart from its acquisition (atomic). */
 void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,

@@ -112,6 +112,12 @@ static ompt_set_result_t set_result(ompt_callbacks_t which) {
     return ompt_set_never;
   if (on != mask && r == ompt_set_always)
     return ompt_set_sometimes;
+  /* Atomic instructions without them (bridge_atomic.c). */
+  if (!bridge_atomic_instructions_seen && r == ompt_set_always &&
+      (which == ompt_callback_mutex_acquire ||
+       which == ompt_callback_mutex_acquired ||
+       which == ompt_callback_mutex_released))
+    return ompt_set_sometimes;
   return r;
 }
 

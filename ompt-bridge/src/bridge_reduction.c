@@ -116,6 +116,8 @@ static bool reduction_here(const bridge_thread_t *t) {
 static __attribute__((noinline)) void atomic_start_slow(const void *codeptr) {
   if (!real_atomic_start)
     real_atomic_start = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_start);
+  if (bridge_in_atomic)
+    bridge_atomic_locking(); /* the construct's kind is found here */
   bridge_thread_t *t = bridge_thread_peek();
   if (t && !bridge_combining.open && reduction_here(t)) {
     ompt_wait_id_t wait_id;

@@ -272,6 +272,7 @@ static void do_init(void) {
                "too)");
   }
   bridge_inquiry_init();
+  bridge_atomic_setup();
   tool = find_tool();
   if (!tool) {
     bridge_log("no tool: events are not delivered");

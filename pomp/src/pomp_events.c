@@ -428,35 +428,31 @@ EXPORT int32_t POMP_Flush_event(POMP_Handle_t *handle, int32_t thread_id,
 }
 
 /* atomic: the atomic operation is the interval in which the "mutex" is
- * held; its wait id is the construct's. */
+ * held; its wait id says whether a lock is (bridge_atomic.c). */
 EXPORT int32_t POMP_Atomic_enter(POMP_Handle_t *handle, int32_t thread_id,
                                  const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
-                          FRAME);
+  bridge_atomic_enter(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Atomic_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_atomic_left();
-  bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
-                            FRAME);
+  bridge_atomic_exit(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
-/* The seed's single event after the atomic construct: the whole sequence. */
+/* The seed's single event after the atomic construct: the whole sequence
+ * (whatever GCC made of the construct is over: it counts as an atomic
+ * instruction unless an enter event found otherwise). */
 EXPORT int32_t POMP_Atomic_event(POMP_Handle_t *handle, int32_t thread_id,
                                  const char ctc[]) {
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
-  bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
-                          FRAME);
-  bridge_atomic_left();
-  bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
-                            FRAME);
+  bridge_atomic_enter(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
+  bridge_atomic_exit(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 

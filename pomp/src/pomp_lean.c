@@ -360,18 +360,15 @@ EXPORT int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) {
 }
 
 /* atomic: the operation is the interval in which the "mutex" is held; its
- * wait id is the construct's. */
+ * wait id says whether a lock is (bridge_atomic.c). */
 EXPORT int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
   D_FIRST(d);
-  bridge_mutex_enter_held(SYNC_EE, ompt_mutex_atomic, 0, r->wait_id, CODEPTR,
-                          FRAME);
+  bridge_atomic_enter(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
   D_LATER(d);
-  bridge_atomic_left();
-  bridge_mutex_release_held(SYNC_EE, ompt_mutex_atomic, r->wait_id, CODEPTR,
-                            FRAME);
+  bridge_atomic_exit(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }

@@ -90,7 +90,8 @@ struct pomp_region {
    * at their first execution (see pompt_region_info). */
   const void *sites[POMP_REGION_SITES];
   struct pomp_region *_Atomic next;
-  uint64_t num_sections; /* sections: CTC numSections= (0 when absent) */
+  uint64_t num_sections;     /* sections: CTC numSections= (0 when absent) */
+  unsigned char atomic_kind; /* atomic: enum bridge_atomic_kind */
 };
 
 /* Creates the region for *handle from ctc unless *handle is set already;

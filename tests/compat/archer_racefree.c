@@ -23,6 +23,9 @@ int main(int argc, char **argv) {
   for (int r = 0; r < reps; r++) {
     long crit = 0, named = 0, produced = 0, consumed = 0, mastered = 0;
     double sum = 0.0, dyn = 0.0, gui = 0.0, par = 0.0;
+    /* GCC updates a long double under libgomp's atomic lock: two atomic
+     * constructs on it exclude each other through that one lock */
+    long double wide = 0.0L;
     int sections = 0, nthreads = 1;
     int a[N];
 #pragma omp parallel
@@ -45,6 +48,10 @@ int main(int argc, char **argv) {
       produced = a[N / 2];
 #pragma omp atomic
       consumed += produced;
+#pragma omp atomic
+      wide += 1.0L;
+#pragma omp atomic
+      wide += 2.0L;
       /* master writes; an explicit barrier publishes */
 #pragma omp master
       {
@@ -93,10 +100,10 @@ int main(int argc, char **argv) {
     checks += (sum == want) + (dyn == want) + (gui == want) +
               (consumed == (long)produced * nthreads) +
               (crit == (long)mastered * nthreads) + (named == nthreads) +
-              (sections == 11);
+              (sections == 11) + (wide == 3.0L * nthreads);
     (void)par;
   }
-  printf("racefree: %ld of %d checks, counter %ld\n", checks, 7 * reps,
+  printf("racefree: %ld of %d checks, counter %ld\n", checks, 8 * reps,
          counter);
-  return checks == 7L * reps ? 0 : 1;
+  return checks == 8L * reps ? 0 : 1;
 }

@@ -7,6 +7,9 @@
  *                          counter without synchronisation
  *   archer_racy task       two sibling tasks, without dependences, do
  *   archer_racy lock       two threads do, each holding a different lock
+ *   archer_racy atomic     two threads do, one after the other, the second
+ *                          having waited for the first through an atomic
+ *                          construct (relaxed: it orders nothing else)
  *
  * ThreadSanitizer sees a race only between two threads, and Archer orders
  * all lock callbacks through one internal mutex, so the racing code first
@@ -30,6 +33,14 @@ static void meet(int me) {
   while (!__atomic_load_n(&flags[1 - me], __ATOMIC_RELAXED) &&
          omp_get_wtime() < until) {
   }
+}
+
+/* An atomic counter both threads go through: the same atomic construct. */
+static int bump(int *p, int by) {
+  int v;
+#pragma omp atomic capture
+  v = *p += by;
+  return v;
 }
 
 int main(int argc, char **argv) {
@@ -62,6 +73,20 @@ int main(int argc, char **argv) {
     }
     omp_destroy_lock(&locks[0]);
     omp_destroy_lock(&locks[1]);
+  } else if (!strcmp(mode, "atomic")) {
+    static int done;
+#pragma omp parallel num_threads(2)
+    {
+      if (omp_get_thread_num() == 0) {
+        counter += 1; /* ATOMIC RACE */
+        bump(&done, 1);
+      } else {
+        double until = omp_get_wtime() + 2.0;
+        while (bump(&done, 0) < 1 && omp_get_wtime() < until) {
+        }
+        counter += 2; /* ATOMIC RACE */
+      }
+    }
   } else {
 #pragma omp parallel
     {

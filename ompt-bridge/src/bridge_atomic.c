@@ -1,0 +1,131 @@
+/*
+ * bridge_atomic.c -- the mutex events of an atomic construct.
+ *
+ * OpenMP 5.2 has every atomic region dispatch mutex_acquire, _acquired and
+ * _released (ompt_mutex_atomic).  Tools take two threads' events on one
+ * wait id for a lock those threads synchronise through: Archer orders them
+ * by happens-before, and a wait id shared where nothing is shared hides
+ * data races from it.  So the wait id says what GCC made of the construct:
+ *  - an atomic instruction (the common case: integers, pointers, float,
+ *    double): no lock; the wait id is the thread's own.  ThreadSanitizer
+ *    sees the instruction itself, with its memory order;
+ *  - GOMP_atomic_start / GOMP_atomic_end around the operation (long double,
+ *    complex, types without an atomic instruction): libgomp's one lock for
+ *    all such constructs; the wait id is that lock's, the same everywhere.
+ * The enter event cannot tell which.  Until a construct's kind is known,
+ * its execution delivers its acquisition late: where GOMP_atomic_start is
+ * called (before the lock is taken), or at the exit when it was not (the
+ * instruction has no inside a tool could observe).  The kind, the same for
+ * every execution of a construct, is then kept in its region record.
+ * Where GOMP_atomic_start is not interposed (a static link without
+ * pomp-link's --wrap) every atomic counts as an instruction.
+ *
+ * Under ThreadSanitizer the events of atomic instructions are not delivered
+ * (POMPT_ATOMIC=locked, the default there; POMPT_ATOMIC=all overrides):
+ * TSan sees the instruction and its memory order itself, and the race
+ * detectors that run there turn every mutex event into happens-before
+ * (Archer passes each through one internal mutex), which would order what
+ * the program leaves unordered and hide its races.  LLVM's libomp never
+ * sees an atomic instruction either.  set_callback then answers
+ * ompt_set_sometimes for the three mutex callbacks.
+ *
+ * Internal to ompt-bridge/.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge.h"
+#include "bridge_internal.h"
+
+/* Its address is the wait id of libgomp's atomic lock. */
+static const char gomp_atomic_lock;
+
+/* The construct this thread executes while its kind is unknown.  The
+ * address of this TLS record is also the thread's own wait id. */
+static __thread struct {
+  unsigned char *kind;
+  int bucket;
+  const void *codeptr;
+  void *frame;
+} pending __attribute__((tls_model("initial-exec")));
+
+int bridge_atomic_instructions_seen = 1;
+
+void bridge_atomic_setup(void) {
+  const char *v = getenv("POMPT_ATOMIC");
+  int tsan = dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+  bridge_atomic_instructions_seen = !tsan;
+  if (v && *v) {
+    if (!strcmp(v, "all"))
+      bridge_atomic_instructions_seen = 1;
+    else if (!strcmp(v, "locked"))
+      bridge_atomic_instructions_seen = 0;
+    else
+      fprintf(stderr,
+              "pompt: POMPT_ATOMIC='%s' is neither 'all' nor 'locked'; "
+              "ignored\n",
+              v);
+  }
+  if (!bridge_atomic_instructions_seen)
+    bridge_log("atomic constructs: mutex events only for those under "
+               "libgomp's lock (%s)",
+               tsan ? "ThreadSanitizer" : "POMPT_ATOMIC=locked");
+}
+
+static ompt_wait_id_t wait_id_of(int kind) {
+  return kind == BRIDGE_ATOMIC_LOCKED
+             ? (ompt_wait_id_t)(uintptr_t)&gomp_atomic_lock
+             : (ompt_wait_id_t)(uintptr_t)&pending;
+}
+
+static void deliver_acquisition(int kind) {
+  bridge_mutex_enter_held(pending.bucket, ompt_mutex_atomic, 0,
+                          wait_id_of(kind), pending.codeptr, pending.frame);
+}
+
+void bridge_atomic_enter(int bucket, unsigned char *kind, const void *codeptr,
+                         void *frame) {
+  int k = __atomic_load_n(kind, __ATOMIC_RELAXED);
+  if (k == BRIDGE_ATOMIC_INSTRUCTION && !bridge_atomic_instructions_seen) {
+    bridge_in_atomic = 1;
+    return;
+  }
+  if (k != BRIDGE_ATOMIC_UNKNOWN) {
+    bridge_mutex_enter_held(bucket, ompt_mutex_atomic, 0, wait_id_of(k),
+                            codeptr, frame);
+    return;
+  }
+  bridge_in_atomic = 1;
+  pending.kind = kind;
+  pending.bucket = bucket;
+  pending.codeptr = codeptr;
+  pending.frame = frame;
+}
+
+void bridge_atomic_locking(void) {
+  if (!pending.kind)
+    return;
+  __atomic_store_n(pending.kind, BRIDGE_ATOMIC_LOCKED, __ATOMIC_RELAXED);
+  pending.kind = NULL;
+  deliver_acquisition(BRIDGE_ATOMIC_LOCKED);
+}
+
+void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
+                        void *frame) {
+  if (pending.kind) {
+    __atomic_store_n(pending.kind, BRIDGE_ATOMIC_INSTRUCTION,
+                     __ATOMIC_RELAXED);
+    pending.kind = NULL;
+    if (bridge_atomic_instructions_seen)
+      deliver_acquisition(BRIDGE_ATOMIC_INSTRUCTION);
+  }
+  bridge_atomic_left();
+  int k = __atomic_load_n(kind, __ATOMIC_RELAXED);
+  if (k == BRIDGE_ATOMIC_LOCKED || bridge_atomic_instructions_seen)
+    bridge_mutex_release_held(bucket, ompt_mutex_atomic, wait_id_of(k),
+                              codeptr, frame);
+}
