@@ -117,8 +117,7 @@ void bridge_atomic_locking(void) {
 void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
                         void *frame) {
   if (pending.kind) {
-    __atomic_store_n(pending.kind, BRIDGE_ATOMIC_INSTRUCTION,
-                     __ATOMIC_RELAXED);
+    __atomic_store_n(pending.kind, BRIDGE_ATOMIC_INSTRUCTION, __ATOMIC_RELAXED);
     pending.kind = NULL;
     if (bridge_atomic_instructions_seen)
       deliver_acquisition(BRIDGE_ATOMIC_INSTRUCTION);
@@ -126,6 +125,6 @@ void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
   bridge_atomic_left();
   int k = __atomic_load_n(kind, __ATOMIC_RELAXED);
   if (k == BRIDGE_ATOMIC_LOCKED || bridge_atomic_instructions_seen)
-    bridge_mutex_release_held(bucket, ompt_mutex_atomic, wait_id_of(k),
-                              codeptr, frame);
+    bridge_mutex_release_held(bucket, ompt_mutex_atomic, wait_id_of(k), codeptr,
+                              frame);
 }

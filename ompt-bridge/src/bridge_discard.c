@@ -27,7 +27,9 @@
  * Without cancellation nothing here runs (one load in GOMP_task's observed
  * path, a compare at the ends of taskgroups and regions).  The tasks of a
  * taskloop are libgomp's to make; bridge_taskloop.c knows which it never
- * ran and reports them through bridge_task_retire.
+ * ran after the taskloop's own taskgroup and reports them through
+ * bridge_task_retire; those of a nogroup taskloop, which belong to the
+ * enclosing taskgroup, are tracked here as GOMP_task's are.
  */
 #include <stdatomic.h>
 
@@ -120,8 +122,11 @@ static void sweep(bridge_thread_t *t, bridge_team_t *team, uint64_t taskgroup,
     int status = __atomic_load_n(&rec->status, __ATOMIC_ACQUIRE);
     if (status == BRIDGE_TASK_CREATED &&
         (all || (taskgroup && rec->taskgroup == taskgroup))) {
+      struct taskloop *tl = rec->discard_taskloop;
       bridge_task_discarded(t, team, rec, rec->taskgroup != 0);
       bridge_task_unref(rec); /* the list's */
+      if (tl)
+        bridge_taskloop_discarded(tl);
     } else if (!all && (status == BRIDGE_TASK_CREATED ||
                         status == BRIDGE_TASK_RUNNING)) {
       rec->next_discardable = keep;
@@ -144,6 +149,7 @@ void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec) {
     return; /* outside a region libgomp runs every task at once */
   rec->taskgroup = taskgroup_of(t);
   rec->discard_team = team;
+  rec->discard_taskloop = NULL;
   rec->discardable = 1;
   /* Not yet visible to another thread: the creator's reference suffices. */
   atomic_fetch_add_explicit(&rec->refs, 1, memory_order_relaxed);

@@ -2120,6 +2120,17 @@ int32_t bridge_task_retire(POMP_Task_t *task, int status) {
   return POMP_SUCCESS;
 }
 
+void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner) {
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_task_t *rec =
+      t ? handle_task((task_handle_t *)task, BRIDGE_TASK_CREATED) : NULL;
+  if (!rec)
+    return;
+  bridge_discard_track(t, rec);
+  if (rec->discardable)
+    rec->discard_taskloop = owner;
+}
+
 /* ---- Tasks begun by libpompt's trampoline (bridge_gomp.c) ----------------
  * The trampoline runs in place of the program's outlined task function,
  * which copies the task's firstprivate data out of its block before its

@@ -111,6 +111,9 @@ typedef struct bridge_task {
    * (bridge_discard.c), which holds a reference on it. */
   struct bridge_task *next_discardable;
   struct bridge_team *discard_team; /* that region */
+  /* A nogroup taskloop's task: the reference on its taskloop it holds,
+   * dropped when it is discarded (bridge_taskloop.c). */
+  struct taskloop *discard_taskloop;
   /* Begun by libpompt's trampoline before the program's outlined function
    * ran (bridge_gomp.c): the construct's own begin event finds it so and
    * delivers nothing.  Reset by bridge_task_alloc. */
@@ -810,5 +813,10 @@ void bridge_discard_cancel_parallel(bridge_thread_t *t);
 bridge_team_t *bridge_discard_region(const bridge_thread_t *t);
 void bridge_task_discarded(bridge_thread_t *t, const bridge_team_t *team,
                            bridge_task_t *rec, int in_taskgroup);
+/* The task of a nogroup taskloop, created before libgomp was called:
+ * tracked as track does, holding a reference on its taskloop (owner) that
+ * taskloop_discarded drops when libgomp discarded it. */
+void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner);
+void bridge_taskloop_discarded(struct taskloop *tl);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

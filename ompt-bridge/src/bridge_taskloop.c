@@ -199,6 +199,10 @@ static void tl_unref(taskloop_t *tl) {
     free(tl);
 }
 
+void bridge_taskloop_discarded(taskloop_t *tl) {
+  tl_unref(tl);
+}
+
 /* How libgomp splits n iterations into tasks (taskloop.c): how many, and
  * their sizes in order (first nbig of big iterations, then small). */
 static void split_tasks(tl_header_t *hd, unsigned flags,
@@ -435,9 +439,14 @@ static void taskloop_reported(const tl_call_t *c, const void *codeptr,
   if (own_group)
     real_tg_start();
   work_open(w);
+  /* A nogroup taskloop's tasks belong to the enclosing taskgroup: which of
+   * them libgomp discards is known where that ends (bridge_discard.c). */
   if (tl)
-    for (unsigned long i = 0; i < ntasks; i++)
+    for (unsigned long i = 0; i < ntasks; i++) {
       create(&tl->tasks[i], hd);
+      if (!group && cancellable)
+        bridge_task_track_discard(&tl->tasks[i], tl);
+    }
   unsigned flags = c->flags | (own_group ? GOMP_TASK_FLAG_NOGROUP : 0);
   go(c, tl_task, blk, hd->mode == TL_CREATED_AT_COPY ? tl_copy : NULL,
      (long)size, align, flags);

@@ -13,12 +13,16 @@
  *    discarded (taskgroup);
  *  - a taskloop of K tasks, each cancelling the taskloop's taskgroup first:
  *    the first to run activates it, K - 1 are discarded (taskgroup);
+ *  - a taskgroup with a `nogroup` taskloop of K tasks (they belong to the
+ *    enclosing taskgroup) and then an undeferred task that cancels it: 1
+ *    activated, K discarded (taskgroup) when the taskgroup's wait would run
+ *    them;
  *  - K deferred tasks, then `cancel parallel`; the other threads spin on a
  *    cancellation point: 1 activated, n - 1 detected, K discarded
  *    (parallel) when the region's end barrier would run them.
- * Totals per repetition: 4K + 4 tasks created, 3 of them begun (the three
- * that cancel, each ending cancelled), activated 4, discarded 4K + 1
- * (taskgroup 3K + 1, parallel K), detected n - 1, and no other task body
+ * Totals per repetition: 5K + 5 tasks created, 4 of them begun (the four
+ * that cancel, each ending cancelled), activated 5, discarded 5K + 1
+ * (taskgroup 4K + 1, parallel K), detected n - 1, and no other task body
  * ever runs past its cancel.
  */
 #include <omp.h>
@@ -82,6 +86,17 @@ int main(int argc, char **argv) {
         for (int k = 0; k < K; k++) {
 #pragma omp cancel taskgroup
           atomic_fetch_add(&ran, 1);
+        }
+        /* A nogroup taskloop's tasks are the enclosing taskgroup's. */
+#pragma omp taskgroup
+        {
+#pragma omp taskloop num_tasks(K) nogroup
+          for (int k = 0; k < K; k++)
+            atomic_fetch_add(&ran, 1);
+#pragma omp task if (0)
+          {
+#pragma omp cancel taskgroup
+          }
         }
         atomic_store(&past, 1);
       } else {
