@@ -12,6 +12,7 @@ packages=(
   libpapi-dev libdw-dev
   make cmake
   openmpi-bin libopenmpi-dev
+  valgrind
 )
 
 missing=()

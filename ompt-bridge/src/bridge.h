@@ -13,11 +13,21 @@
 #define POMPT_BRIDGE_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <omp-tools.h>
 
 #include "bridge_callbacks.h"
 #include "pomp.h"
+
+/* Valgrind's client requests, where its headers are installed
+ * (bridge_storage_fresh). */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define BRIDGE_HAVE_MEMCHECK 1
+#endif
+#endif
 
 /* Nonzero when a tool is active and events must be delivered.  Events check
  * this first: with no tool an event costs a load and a branch. */
@@ -198,6 +208,19 @@ void bridge_taskgroup_end(const void *codeptr, void *frame);
 void bridge_taskgroup_exit(const void *codeptr, void *frame);
 /* taskyield: a task scheduling point (frames only; no OMPT callback). */
 void bridge_scheduling_point(int entering, void *frame);
+
+/* Team storage that libpompt is about to compare field by field
+ * (BRIDGE_TEAM_SET, bridge_internal.h): on the stack it is uninitialised
+ * the first time, which Valgrind's memcheck would report at every
+ * comparison (each field is set whatever it held).  Nothing outside
+ * Valgrind. */
+static inline void bridge_storage_fresh(void *storage, size_t size) {
+#ifdef BRIDGE_HAVE_MEMCHECK
+  VALGRIND_MAKE_MEM_DEFINED(storage, size);
+#else
+  (void)storage, (void)size;
+#endif
+}
 
 /* Mutual exclusion.  held: a structured construct (critical, ordered,
  * atomic) whose release is known to end a held scope. */

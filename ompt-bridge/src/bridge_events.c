@@ -274,22 +274,35 @@ enter_event_flush(void *frame) {
 static inline __attribute__((always_inline)) void
 parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
                int if_false, const void *codeptr, void *frame, int room) {
-  memset(team, 0, sizeof *team);
+  /* Every field, written only where it changes (BRIDGE_TEAM_SET), but
+   * region_fn and region_data, which libpompt's GOMP_parallel sets before
+   * its trampoline reads them. */
   bridge_task_t *enc = t->cur;
-  team->encountering = enc;
-  team->pool_primary = enc && (enc->flags & ompt_task_initial) ? t : NULL;
-  team->codeptr = codeptr;
-  team->requested = if_false ? 1 : requested;
-  team->flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
+  bridge_storage_fresh(team, sizeof *team);
+  BRIDGE_TEAM_SET(team->parallel_data.value, 0);
+  BRIDGE_TEAM_SET(team->encountering, enc);
+  BRIDGE_TEAM_SET(team->pool_primary,
+                  enc && (enc->flags & ompt_task_initial) ? t : NULL);
+  BRIDGE_TEAM_SET(team->codeptr, codeptr);
+  BRIDGE_TEAM_SET(team->requested, if_false ? 1 : requested);
+  BRIDGE_TEAM_SET(team->flags,
+                  ompt_parallel_invoker_runtime | ompt_parallel_team);
+  BRIDGE_TEAM_SET(team->size, 0);
+  if (atomic_load_explicit(&team->discardable, memory_order_relaxed))
+    atomic_store_explicit(&team->discardable, NULL, memory_order_relaxed);
+  if (atomic_load_explicit(&team->cancelled, memory_order_relaxed))
+    atomic_store_explicit(&team->cancelled, 0, memory_order_relaxed);
   int set = set_enter_frame(t, frame);
+  int announced;
   if (room) {
-    team->announced =
+    announced =
         bridge_scope_push_entry(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
                                 (uint64_t)(uintptr_t)team, codeptr, set);
   } else {
-    team->announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
-                                 (uint64_t)(uintptr_t)team, codeptr, set);
+    announced = push_scope(t, BRIDGE_SC_PARALLEL, BRIDGE_B_PARALLEL_EE, 0,
+                           (uint64_t)(uintptr_t)team, codeptr, set);
   }
+  BRIDGE_TEAM_SET(team->announced, announced);
   bridge_set_state(t, ompt_state_overhead, 0);
   t->fork_pending = team;
   if (!bridge_fork_deferred)

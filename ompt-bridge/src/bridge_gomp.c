@@ -184,8 +184,9 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
       !(real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel)))
     bridge_gomp_missing("GOMP_parallel");
   if (team) { /* an instrumented parallel construct */
-    team->region_fn = fn;
-    team->region_data = data;
+    /* parallel_enter made the record defined for memcheck */
+    BRIDGE_TEAM_SET(team->region_fn, fn);
+    BRIDGE_TEAM_SET(team->region_data, data);
     real_parallel(region_run, team, num_threads, flags);
     return;
   }

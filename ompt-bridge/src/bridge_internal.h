@@ -157,6 +157,27 @@ typedef struct bridge_team {
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
                "POMP_Team_t too small for the bridge's team record");
 
+/* parallel_enter (bridge_events.c) sets each field of a team record by
+ * name, since the record is not cleared first (below): a field added here
+ * must be set there too. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(bridge_team_t) == 80,
+               "a field was added to bridge_team_t: set it in parallel_enter");
+#endif
+
+/* A store into a team record only where the value changes: a region that
+ * repeats (the same construct, from the same frame) then leaves the record's
+ * cache line as it was, and each worker, which reads it at its implicit
+ * task's begin, finds it still in its own cache instead of fetching it from
+ * the encountering thread's core, which costs a worker on the team's
+ * critical path as much as the rest of its events. */
+#define BRIDGE_TEAM_SET(field, v)                                              \
+  do {                                                                         \
+    __typeof__(field) v_ = (v);                                                \
+    if ((field) != v_)                                                         \
+      (field) = v_;                                                            \
+  } while (0)
+
 /* Open scopes. */
 enum bridge_scope_kind {
   BRIDGE_SC_PARALLEL = 1, /* parallel_begin .. parallel_end (encountering) */

@@ -73,12 +73,26 @@ static ompt_sync_region_t implicit_barrier_kind(const struct pomp_region *r) {
 
 /* ---- Parallel ------------------------------------------------------------ */
 
+/* With a tool, the storage is written only where it changes, as the
+ * bridge's record is (BRIDGE_TEAM_SET): a construct run again from the
+ * same frame leaves its cache line as the workers last read it. */
+static inline void team_set_desc(POMPT_Team_t *team, POMPT_Desc_t *d) {
+  if (!team)
+    return;
+  if (!bridge_active) {
+    team->desc = d;
+    return;
+  }
+  bridge_storage_fresh(team, sizeof *team);
+  if (team->desc != d)
+    team->desc = d;
+}
+
 EXPORT int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
                                     int32_t if_expr_result,
                                     POMPT_Team_t *team) {
   /* Recorded whether or not a tool listens now: one may by the begin. */
-  if (team)
-    team->desc = d;
+  team_set_desc(team, d);
   D_FIRST(d);
   if (!team)
     return POMP_ERR_ARG;
@@ -88,8 +102,7 @@ EXPORT int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
 }
 
 EXPORT int32_t POMPT_Parallel_fork(POMPT_Desc_t *d, POMPT_Team_t *team) {
-  if (team)
-    team->desc = d;
+  team_set_desc(team, d);
   D_FIRST(d);
   if (!team)
     return POMP_ERR_ARG;
