@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "own_tool.h"
+
 #define MAX_EVENTS 4096
 
 struct event {
@@ -64,26 +66,14 @@ static void on_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
     open_event->released = wait_id, open_event = NULL;
 }
 
-static int initialize(ompt_function_lookup_t lookup, int device,
-                      ompt_data_t *data) {
-  (void)device, (void)data;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
-  set(ompt_callback_mutex_acquire, (ompt_callback_t)on_acquire);
-  int r = set(ompt_callback_mutex_acquired, (ompt_callback_t)on_acquired);
-  set(ompt_callback_mutex_released, (ompt_callback_t)on_released);
+static void register_callbacks(void) {
+  set_callback(ompt_callback_mutex_acquire, (ompt_callback_t)on_acquire);
+  int r = set_callback(ompt_callback_mutex_acquired,
+                       (ompt_callback_t)on_acquired);
+  set_callback(ompt_callback_mutex_released, (ompt_callback_t)on_released);
   answer = r == ompt_set_always      ? "always"
            : r == ompt_set_sometimes ? "sometimes"
                                      : "other";
-  return 1;
-}
-
-static void finalize(ompt_data_t *data) { (void)data; }
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version,
-                                          const char *runtime) {
-  (void)version, (void)runtime;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
 }
 
 /* Events of one kind: how many, how many distinct wait ids, and whether
