@@ -35,6 +35,7 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_lifo.h"
 
 extern int omp_get_cancellation(void) __attribute__((weak));
 
@@ -83,13 +84,7 @@ static uint64_t taskgroup_of(bridge_thread_t *t) {
 /* Push the chain first..last onto the region's list. */
 static void push_chain(bridge_team_t *team, bridge_task_t *first,
                        bridge_task_t *last) {
-  bridge_task_t *head =
-      atomic_load_explicit(&team->discardable, memory_order_relaxed);
-  do
-    last->next_discardable = head;
-  while (!atomic_compare_exchange_weak_explicit(&team->discardable, &head,
-                                                first, memory_order_release,
-                                                memory_order_relaxed));
+  BRIDGE_LIFO_PUSH(&team->discardable, first, last, next_discardable);
 }
 
 void bridge_task_discarded(bridge_thread_t *t, const bridge_team_t *team,
@@ -114,8 +109,7 @@ void bridge_task_discarded(bridge_thread_t *t, const bridge_team_t *team,
  * rest back. */
 static void sweep(bridge_thread_t *t, bridge_team_t *team, uint64_t taskgroup,
                   int all) {
-  bridge_task_t *rec =
-      atomic_exchange_explicit(&team->discardable, NULL, memory_order_acquire);
+  bridge_task_t *rec = BRIDGE_LIFO_TAKE(&team->discardable);
   bridge_task_t *keep = NULL, *keep_last = NULL;
   while (rec) {
     bridge_task_t *next = rec->next_discardable;
