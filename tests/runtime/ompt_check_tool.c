@@ -128,6 +128,8 @@ static atomic_int errors;
   X(task_complete)                                                             \
   X(task_cancel)                                                               \
   X(task_detach)                                                               \
+  X(task_early_fulfill)                                                        \
+  X(task_late_fulfill)                                                         \
   X(dependences)                                                               \
   X(dependence_items)                                                          \
   X(task_dependence)                                                           \
@@ -287,7 +289,9 @@ static void check_codeptr(const char *what, const void *codeptr) {
 #define TAG 0x5a00000000000000ull
 #define TAG_MASK 0xff00000000000000ull
 #define TASKS_MAX (1u << 20)
-enum { T_NONE, T_CREATED, T_RUNNING, T_DONE, T_TASKWAIT };
+/* T_DETACHED: its block ended (task_schedule detach) before its event was
+ * fulfilled; the late fulfilment completes it. */
+enum { T_NONE, T_CREATED, T_RUNNING, T_DONE, T_TASKWAIT, T_DETACHED };
 static _Atomic unsigned char task_state[TASKS_MAX];
 static _Atomic(ompt_data_t *) task_creator[TASKS_MAX];
 static _Atomic unsigned char task_has_deps[TASKS_MAX];
@@ -997,6 +1001,21 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
             st);
     return;
   }
+  /* A fulfilment (omp_fulfill_event, on any thread) switches no task: an
+   * early one while the task has not ended its block, a late one completes
+   * a task whose block ended detached. */
+  if (status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) {
+    int late = status == ompt_task_late_fulfill;
+    count(late ? C_task_late_fulfill : C_task_early_fulfill);
+    unsigned idx = task_index(prior);
+    unsigned char st = idx ? atomic_load(&task_state[idx]) : 0;
+    if (late && idx && st == T_DETACHED)
+      atomic_store(&task_state[idx], T_DONE);
+    else if (!idx || (late ? 1 : st != T_CREATED && st != T_RUNNING))
+      error("task_schedule(%s_fulfill) of a task in state %d",
+            late ? "late" : "early", st);
+    return;
+  }
   if (status == ompt_task_complete)
     count(C_task_complete);
   else if (status == ompt_task_cancel)
@@ -1006,7 +1025,10 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
   else
     error("task_schedule status %d", status);
   unsigned idx = task_index(prior);
-  unsigned char st = idx ? atomic_exchange(&task_state[idx], T_DONE) : 0;
+  unsigned char st =
+      idx ? atomic_exchange(&task_state[idx],
+                            status == ompt_task_detach ? T_DETACHED : T_DONE)
+          : 0;
   if (!idx || st != T_RUNNING)
     error("task_schedule end of a task that is not running (state %d)", st);
   struct frame *f = top();
@@ -1285,7 +1307,8 @@ static void finalize(ompt_data_t *data) {
     unsigned char st = atomic_load(&task_state[i]);
     if (st == T_RUNNING)
       error("task %u still running at finalize", i);
-    if (st == T_CREATED) /* neither begun nor reported discarded */
+    if (st == T_CREATED || st == T_DETACHED) /* neither begun nor reported
+                                               discarded, or never fulfilled */
       count(C_task_never_ended);
   }
   char line[4096];
