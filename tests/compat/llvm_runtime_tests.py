@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Build and run LLVM's OpenMP runtime tests (openmp/runtime/test, the C
-programs outside ompt/ and target/) with plain gcc and with pomp-cc gcc,
+and C++ programs outside ompt/ and target/) with plain gcc / g++ and with
+pomp-cc gcc / g++,
 the pomp-cc build under the checking OMPT tool.  A measurement, not part
 of `meson test` (it needs LLVM's sources); results in doc/compat.md.
 
 usage: llvm_runtime_tests.py --tests DIR --pomp-cc PATH --check-tool LIB
                              [--workdir DIR] [--threads N]
 
-A test counts when plain `gcc -fopenmp` builds it (many use libomp's own
+A test counts when plain `gcc -fopenmp` (`g++`) builds it (many use libomp's own
 kmp_* entries).  Each line: the test, then OK, or POMPCC-FAIL (pomp-cc
 cannot build what gcc builds), RC (exit statuses differ), CHECK-ERRORS
 (the checking tool found a rule broken).  The programs' own RUN lines are
@@ -38,8 +39,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
-    files = sorted(f for f in glob.glob(os.path.join(a.tests, "**", "*.c"),
-                                        recursive=True)
+    files = sorted(f for ext in ("c", "cpp")
+                   for f in glob.glob(os.path.join(a.tests, "**", "*." + ext),
+                                      recursive=True)
                    if os.sep + "ompt" + os.sep not in f
                    and os.sep + "target" + os.sep not in f)
     # the tests rely on libomp's omp.h including these
@@ -52,11 +54,12 @@ def main():
     for f in files:
         rel = os.path.relpath(f, a.tests)
         base = os.path.join(a.workdir, rel.replace(os.sep, "__"))
-        rc, _, _ = run(["gcc", "-fopenmp", f, "-o", base + ".gcc"] + flags)
+        cc = "g++" if f.endswith(".cpp") else "gcc"
+        rc, _, _ = run([cc, "-fopenmp", f, "-o", base + ".gcc"] + flags)
         if rc != 0:
             result = "SKIP(gcc)"
         else:
-            rc, _, err = run([a.pomp_cc, "gcc", "-fopenmp", f, "-o",
+            rc, _, err = run([a.pomp_cc, cc, "-fopenmp", f, "-o",
                               base + ".pompt"] + flags)
             if rc != 0:
                 last = err.strip().splitlines()[-1] if err.strip() else rc
