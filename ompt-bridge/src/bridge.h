@@ -268,11 +268,14 @@ void bridge_atomic_locking(void);
  * ThreadSanitizer by default), set before the tool is started. */
 extern int bridge_atomic_instructions_seen;
 void bridge_atomic_setup(void);
-/* mutex_acquire and mutex_acquired (held) at once: a construct whose wait
- * is not observable apart from its acquisition (atomic). */
-void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,
-                             ompt_wait_id_t wait_id, const void *codeptr,
-                             void *frame);
+/* An atomic's mutex_acquire and mutex_acquired at once (its wait is not
+ * observable apart from its acquisition), returning whether they were
+ * delivered; and its mutex_released, for one that was (bridge_atomic.c
+ * calls them). */
+int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id,
+                          const void *codeptr, void *frame);
+void bridge_atomic_release(int bucket, ompt_wait_id_t wait_id,
+                           const void *codeptr);
 /* A failed test: the wait ends without the mutex. */
 void bridge_mutex_not_acquired(ompt_wait_id_t wait_id, void *frame);
 

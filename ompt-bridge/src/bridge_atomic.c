@@ -44,11 +44,13 @@
 /* Its address is the wait id of libgomp's atomic lock. */
 static const char gomp_atomic_lock;
 
-/* The construct this thread executes while its kind is unknown.  The
- * address of this TLS record is also the thread's own wait id. */
+/* The atomic construct this thread executes: its kind's byte while the
+ * kind is unknown, and whether its acquisition was delivered.  The address
+ * of this TLS record is also the thread's own wait id. */
 static __thread struct {
   unsigned char *kind;
   int bucket;
+  int delivered;
   const void *codeptr;
   void *frame;
 } pending __attribute__((tls_model("initial-exec")));
@@ -83,20 +85,21 @@ static ompt_wait_id_t wait_id_of(int kind) {
 }
 
 static void deliver_acquisition(int kind) {
-  bridge_mutex_enter_held(pending.bucket, ompt_mutex_atomic, 0,
-                          wait_id_of(kind), pending.codeptr, pending.frame);
+  pending.delivered = bridge_atomic_acquire(pending.bucket, wait_id_of(kind),
+                                            pending.codeptr, pending.frame);
 }
 
 void bridge_atomic_enter(int bucket, unsigned char *kind, const void *codeptr,
                          void *frame) {
   int k = __atomic_load_n(kind, __ATOMIC_RELAXED);
+  pending.delivered = 0;
   if (k == BRIDGE_ATOMIC_INSTRUCTION && !bridge_atomic_instructions_seen) {
     bridge_in_atomic = 1;
     return;
   }
   if (k != BRIDGE_ATOMIC_UNKNOWN) {
-    bridge_mutex_enter_held(bucket, ompt_mutex_atomic, 0, wait_id_of(k),
-                            codeptr, frame);
+    pending.delivered =
+        bridge_atomic_acquire(bucket, wait_id_of(k), codeptr, frame);
     return;
   }
   bridge_in_atomic = 1;
@@ -123,8 +126,10 @@ void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
       deliver_acquisition(BRIDGE_ATOMIC_INSTRUCTION);
   }
   bridge_atomic_left();
-  int k = __atomic_load_n(kind, __ATOMIC_RELAXED);
-  if (k == BRIDGE_ATOMIC_LOCKED || bridge_atomic_instructions_seen)
-    bridge_mutex_release_held(bucket, ompt_mutex_atomic, wait_id_of(k), codeptr,
-                              frame);
+  (void)frame;
+  if (pending.delivered) {
+    pending.delivered = 0;
+    bridge_atomic_release(
+        bucket, wait_id_of(__atomic_load_n(kind, __ATOMIC_RELAXED)), codeptr);
+  }
 }

@@ -1115,18 +1115,35 @@ push_held(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
   return delivered;
 }
 
-void bridge_mutex_enter_held(int bucket, ompt_mutex_t kind, unsigned hint,
-                             ompt_wait_id_t wait_id, const void *codeptr,
-                             void *frame) {
-  if (kind == ompt_mutex_atomic)
-    bridge_in_atomic = 1;
-  bridge_thread_t *t = enter_event(frame);
-  if (!t)
-    return;
-  mutex_acquire(t, bucket, kind, hint, wait_id, codeptr);
+/* An atomic construct's mutex_acquire and mutex_acquired at once, with no
+ * scope of their own: nothing happens inside an atomic operation that a
+ * scope would be needed for (no scheduling point, cancellation, POMP event
+ * or change of monitoring: pomp-instr evaluates a function-calling operand
+ * before the construct), so the release only needs to know whether the
+ * acquisition was delivered, which this returns. */
+int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id,
+                          const void *codeptr, void *frame) {
+  bridge_in_atomic = 1;
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t, 0) && !(t = enter_event(frame)))
+    return 0;
+  mutex_acquire(t, bucket, ompt_mutex_atomic, 0, wait_id, codeptr);
   bridge_set_state(t, bridge_working_state(t->cur), 0);
-  if (push_held(t, bucket, kind, wait_id, codeptr, 0))
-    deliver_mutex(bucket, ompt_callback_mutex_acquired, kind, wait_id, codeptr);
+  if (!(bridge_enabled & announced(t)))
+    return 0;
+  deliver_mutex(bucket, ompt_callback_mutex_acquired, ompt_mutex_atomic,
+                wait_id, codeptr);
+  return 1;
+}
+
+/* Its release, when its acquisition was delivered (from the table of the
+ * group, as the end of any pair whose begin went out). */
+void bridge_atomic_release(int bucket, ompt_wait_id_t wait_id,
+                           const void *codeptr) {
+  ompt_callback_mutex_t cb = (ompt_callback_mutex_t)bridge_group_in(
+      bucket, ompt_callback_mutex_released);
+  if (cb)
+    cb(ompt_mutex_atomic, wait_id, codeptr);
 }
 
 static inline __attribute__((always_inline)) void
