@@ -212,18 +212,23 @@ void bridge_scheduling_point(int entering, void *frame);
 /* Team storage that libpompt is about to compare field by field
  * (BRIDGE_TEAM_SET, bridge_internal.h): on the stack it is uninitialised
  * the first time, which Valgrind's memcheck would report at every
- * comparison (each field is set whatever it held).  Nothing outside
- * Valgrind. */
+ * comparison (each field is set whatever it held).  A client request is a
+ * dozen instructions even outside Valgrind, so it is made only under
+ * memcheck, the tool that tracks definedness (bridge_under_memcheck, found
+ * once at start-up: not under cachegrind either, whose instruction counts
+ * stand for a native run). */
+extern int bridge_under_memcheck;
 static inline void bridge_storage_fresh(void *storage, size_t size) {
 #ifdef BRIDGE_HAVE_MEMCHECK
-  VALGRIND_MAKE_MEM_DEFINED(storage, size);
+  if (__builtin_expect(bridge_under_memcheck, 0))
+    VALGRIND_MAKE_MEM_DEFINED(storage, size);
 #else
   (void)storage, (void)size;
 #endif
 }
 
-/* Mutual exclusion.  held: a structured construct (critical, ordered,
- * atomic) whose release is known to end a held scope. */
+/* Mutual exclusion.  held: a structured construct (critical, ordered)
+ * whose release is known to end a held scope. */
 void bridge_mutex_acquire(int bucket, ompt_mutex_t kind, unsigned hint,
                           ompt_wait_id_t wait_id, const void *codeptr,
                           void *frame);
@@ -252,7 +257,7 @@ static inline void bridge_atomic_left(void) {
 }
 /* An atomic construct's events (bridge_atomic.c).  kind: the construct's
  * enum bridge_atomic_kind, in its region record, zero at first; the wait id
- * follows from it. */
+ * follows from it.  The exit releases what the thread's enter acquired. */
 enum bridge_atomic_kind {
   BRIDGE_ATOMIC_UNKNOWN,
   BRIDGE_ATOMIC_INSTRUCTION, /* no lock: the thread's own wait id */
@@ -260,22 +265,7 @@ enum bridge_atomic_kind {
 };
 void bridge_atomic_enter(int bucket, unsigned char *kind, const void *codeptr,
                          void *frame);
-void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
-                        void *frame);
-/* GOMP_atomic_start inside an atomic construct whose kind was unknown. */
-void bridge_atomic_locking(void);
-/* Whether atomic instructions have mutex events (POMPT_ATOMIC; not under
- * ThreadSanitizer by default), set before the tool is started. */
-extern int bridge_atomic_instructions_seen;
-void bridge_atomic_setup(void);
-/* An atomic's mutex_acquire and mutex_acquired at once (its wait is not
- * observable apart from its acquisition), returning whether they were
- * delivered; and its mutex_released, for one that was (bridge_atomic.c
- * calls them). */
-int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id,
-                          const void *codeptr, void *frame);
-void bridge_atomic_release(int bucket, ompt_wait_id_t wait_id,
-                           const void *codeptr);
+void bridge_atomic_exit(int bucket, const void *codeptr);
 /* A failed test: the wait ends without the mutex. */
 void bridge_mutex_not_acquired(ompt_wait_id_t wait_id, void *frame);
 

@@ -45,12 +45,13 @@
 static const char gomp_atomic_lock;
 
 /* The atomic construct this thread executes: its kind's byte while the
- * kind is unknown, and whether its acquisition was delivered.  The address
- * of this TLS record is also the thread's own wait id. */
+ * kind is unknown, and the wait id its acquisition was delivered with (0:
+ * none, so no release).  The address of this TLS record is also the
+ * thread's own wait id. */
 static __thread struct {
   unsigned char *kind;
   int bucket;
-  int delivered;
+  ompt_wait_id_t held;
   const void *codeptr;
   void *frame;
 } pending __attribute__((tls_model("initial-exec")));
@@ -84,22 +85,21 @@ static ompt_wait_id_t wait_id_of(int kind) {
              : (ompt_wait_id_t)(uintptr_t)&pending;
 }
 
-static void deliver_acquisition(int kind) {
-  pending.delivered = bridge_atomic_acquire(pending.bucket, wait_id_of(kind),
-                                            pending.codeptr, pending.frame);
+static void acquire(int bucket, int kind, const void *codeptr, void *frame) {
+  ompt_wait_id_t w = wait_id_of(kind);
+  pending.held = bridge_atomic_acquire(bucket, w, codeptr, frame) ? w : 0;
 }
 
 void bridge_atomic_enter(int bucket, unsigned char *kind, const void *codeptr,
                          void *frame) {
   int k = __atomic_load_n(kind, __ATOMIC_RELAXED);
-  pending.delivered = 0;
+  pending.held = 0;
   if (k == BRIDGE_ATOMIC_INSTRUCTION && !bridge_atomic_instructions_seen) {
     bridge_in_atomic = 1;
     return;
   }
   if (k != BRIDGE_ATOMIC_UNKNOWN) {
-    pending.delivered =
-        bridge_atomic_acquire(bucket, wait_id_of(k), codeptr, frame);
+    acquire(bucket, k, codeptr, frame);
     return;
   }
   bridge_in_atomic = 1;
@@ -114,22 +114,20 @@ void bridge_atomic_locking(void) {
     return;
   __atomic_store_n(pending.kind, BRIDGE_ATOMIC_LOCKED, __ATOMIC_RELAXED);
   pending.kind = NULL;
-  deliver_acquisition(BRIDGE_ATOMIC_LOCKED);
+  acquire(pending.bucket, BRIDGE_ATOMIC_LOCKED, pending.codeptr, pending.frame);
 }
 
-void bridge_atomic_exit(int bucket, unsigned char *kind, const void *codeptr,
-                        void *frame) {
+void bridge_atomic_exit(int bucket, const void *codeptr) {
   if (pending.kind) {
     __atomic_store_n(pending.kind, BRIDGE_ATOMIC_INSTRUCTION, __ATOMIC_RELAXED);
     pending.kind = NULL;
     if (bridge_atomic_instructions_seen)
-      deliver_acquisition(BRIDGE_ATOMIC_INSTRUCTION);
+      acquire(pending.bucket, BRIDGE_ATOMIC_INSTRUCTION, pending.codeptr,
+              pending.frame);
   }
   bridge_atomic_left();
-  (void)frame;
-  if (pending.delivered) {
-    pending.delivered = 0;
-    bridge_atomic_release(
-        bucket, wait_id_of(__atomic_load_n(kind, __ATOMIC_RELAXED)), codeptr);
+  if (pending.held) {
+    bridge_atomic_release(bucket, pending.held, codeptr);
+    pending.held = 0;
   }
 }

@@ -136,14 +136,15 @@ static void sweep(bridge_thread_t *t, bridge_team_t *team, uint64_t taskgroup,
     push_chain(team, keep, keep_last);
 }
 
-void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec) {
+void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec,
+                          struct taskloop *owner) {
   static __thread unsigned pushed;
   bridge_team_t *team = bridge_discard_region(t);
   if (!team)
     return; /* outside a region libgomp runs every task at once */
   rec->taskgroup = taskgroup_of(t);
   rec->discard_team = team;
-  rec->discard_taskloop = NULL;
+  rec->discard_taskloop = owner;
   rec->discardable = 1;
   /* Not yet visible to another thread: the creator's reference suffices. */
   atomic_fetch_add_explicit(&rec->refs, 1, memory_order_relaxed);

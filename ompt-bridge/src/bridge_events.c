@@ -215,17 +215,11 @@ implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
   bridge_deps_release(t, task);
   task->frame.exit_frame.ptr = NULL;
   task->frame.enter_frame.ptr = NULL;
-  if (self) {
-    bridge_task_pop_as(t, task, 1);
-    __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
-    task->team = NULL;
-    bridge_task_unref_by(t, task);
-  } else {
-    bridge_task_pop(t, task);
-    __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
-    task->team = NULL;
-    bridge_task_unref(task);
-  }
+  /* self is a constant where this is inlined: no test is left. */
+  bridge_task_pop_as(t, task, self || t == bridge_self);
+  __atomic_store_n(&task->status, BRIDGE_TASK_DONE, __ATOMIC_RELEASE);
+  task->team = NULL;
+  bridge_task_unref_by(self ? t : bridge_self, task);
   bridge_task_t *cur = t->cur;
   bridge_set_state(t, cur ? bridge_working_state(cur) : ompt_state_idle, 0);
 }
@@ -2154,11 +2148,8 @@ void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner) {
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec =
       t ? handle_task((task_handle_t *)task, BRIDGE_TASK_CREATED) : NULL;
-  if (!rec)
-    return;
-  bridge_discard_track(t, rec);
-  if (rec->discardable)
-    rec->discard_taskloop = owner;
+  if (rec)
+    bridge_discard_track(t, rec, owner);
 }
 
 /* ---- Tasks begun by libpompt's trampoline (bridge_gomp.c) ----------------

@@ -403,7 +403,7 @@ void task_observed(void (*fn)(void *), void *data,
    * every task that has one), and the others are tracked so that their
    * discarding is reported (bridge_discard.c). */
   if (!cpyfn && bridge_cancellation_on()) {
-    bridge_discard_track(t, rec);
+    bridge_discard_track(t, rec, NULL);
     task_by_memcpy(t, &h, data, arg_size, al, if_clause, flags, depend,
                    priority, detach, event_var);
     return;

@@ -822,7 +822,8 @@ void bridge_os_sleep_us(long us);
  * activated. */
 int bridge_cancellation_on(void);
 uint64_t bridge_discard_taskgroup_id(void);
-void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec);
+void bridge_discard_track(bridge_thread_t *t, bridge_task_t *rec,
+                          struct taskloop *owner);
 void bridge_discard_taskgroup_end(bridge_thread_t *t, uint64_t taskgroup);
 void bridge_discard_region_end(bridge_thread_t *t, bridge_team_t *team);
 void bridge_discard_cancel_parallel(bridge_thread_t *t);
@@ -834,10 +835,25 @@ void bridge_discard_cancel_parallel(bridge_thread_t *t);
 bridge_team_t *bridge_discard_region(const bridge_thread_t *t);
 void bridge_task_discarded(bridge_thread_t *t, const bridge_team_t *team,
                            bridge_task_t *rec, int in_taskgroup);
-/* The task of a nogroup taskloop, created before libgomp was called:
- * tracked as track does, holding a reference on its taskloop (owner) that
- * taskloop_discarded drops when libgomp discarded it. */
+/* The task of a nogroup taskloop, created before libgomp was called,
+ * tracked with its taskloop as owner: the reference on it the task holds
+ * is dropped by taskloop_discarded when libgomp discarded the task. */
 void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner);
 void bridge_taskloop_discarded(struct taskloop *tl);
+
+/* bridge_atomic.c: GOMP_atomic_start inside an atomic construct whose kind
+ * was unknown (bridge_reduction.c's interposer calls it); whether atomic
+ * instructions have mutex events (POMPT_ATOMIC; not under ThreadSanitizer
+ * by default), set by setup before the tool is started. */
+void bridge_atomic_locking(void);
+extern int bridge_atomic_instructions_seen;
+void bridge_atomic_setup(void);
+/* bridge_events.c: an atomic's mutex_acquire and mutex_acquired at once
+ * (its wait is not observable apart from its acquisition), returning
+ * whether they were delivered; and its mutex_released, for one that was. */
+int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id,
+                          const void *codeptr, void *frame);
+void bridge_atomic_release(int bucket, ompt_wait_id_t wait_id,
+                           const void *codeptr);
 
 #endif /* POMPT_BRIDGE_INTERNAL_H */

@@ -21,7 +21,9 @@
  *  - task reductions, after their taskgroup (below).
  * A one-scalar reduction of a worksharing construct becomes an atomic
  * instruction: nothing to see.  The state is ompt_state_work_reduction
- * while a thread combines.
+ * while a thread combines.  Inside an instrumented atomic construct
+ * GOMP_atomic_start tells bridge_atomic.c that the construct takes
+ * libgomp's lock.
  *
  * Without a tool an entry is a load and a branch before libgomp's.
  * Definitions are weak; the static library defines them as
@@ -55,11 +57,6 @@ typedef void (*gomp_atomic_t)(void);
 static gomp_atomic_t real_atomic_start, real_atomic_end;
 GOMP_REAL_DECL(GOMP_atomic_start);
 GOMP_REAL_DECL(GOMP_atomic_end);
-
-__attribute__((constructor)) static void gomp_atomic_setup(void) {
-  real_atomic_start = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_start);
-  real_atomic_end = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_end);
-}
 
 __thread bridge_combining_t bridge_combining
     __attribute__((tls_model("initial-exec")));
@@ -164,7 +161,11 @@ GOMP_REAL_DECL(GOMP_taskgroup_reduction_register);
 GOMP_REAL_DECL(GOMP_taskgroup_reduction_unregister);
 GOMP_REAL_DECL(GOMP_taskgroup_end);
 
-__attribute__((constructor)) static void gomp_task_reduction_setup(void) {
+/* libgomp's entries, looked up at load time (the interposers look them up
+ * themselves when they come first). */
+__attribute__((constructor)) static void gomp_reduction_setup(void) {
+  real_atomic_start = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_start);
+  real_atomic_end = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_end);
   real_tg_register =
       (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_register);
   real_tg_unregister =

@@ -34,6 +34,7 @@
 int bridge_active;
 int bridge_enabled = 1;
 int bridge_native_ompt;
+int bridge_under_memcheck;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int finalized;
@@ -240,6 +241,12 @@ static void clear_callbacks(void) {
 }
 
 static void do_init(void) {
+#ifdef BRIDGE_HAVE_MEMCHECK
+  /* Valgrind preloads its tool's library into the program. */
+  const char *preload = getenv("LD_PRELOAD");
+  bridge_under_memcheck = RUNNING_ON_VALGRIND && preload &&
+                          strstr(preload, "vgpreload_memcheck") != NULL;
+#endif
   open_verbose();
   bridge_log("libpompt %s: OMPT provider for POMP-instrumented programs",
              POMPT_VERSION_STRING);

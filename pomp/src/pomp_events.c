@@ -440,7 +440,7 @@ EXPORT int32_t POMP_Atomic_enter(POMP_Handle_t *handle, int32_t thread_id,
 EXPORT int32_t POMP_Atomic_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
-  bridge_atomic_exit(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
+  bridge_atomic_exit(SYNC_EE, CODEPTR);
   return POMP_SUCCESS;
 }
 
@@ -452,7 +452,7 @@ EXPORT int32_t POMP_Atomic_event(POMP_Handle_t *handle, int32_t thread_id,
   (void)thread_id;
   FIRST_EVENT(handle, ctc);
   bridge_atomic_enter(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
-  bridge_atomic_exit(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
+  bridge_atomic_exit(SYNC_EE, CODEPTR);
   return POMP_SUCCESS;
 }
 

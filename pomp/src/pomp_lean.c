@@ -382,6 +382,6 @@ EXPORT int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
 
 EXPORT int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
   D_LATER(d);
-  bridge_atomic_exit(SYNC_EE, &r->atomic_kind, CODEPTR, FRAME);
+  bridge_atomic_exit(SYNC_EE, CODEPTR);
   return POMP_SUCCESS;
 }
