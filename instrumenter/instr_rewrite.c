@@ -4020,13 +4020,11 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_MASTER:
     if (!on)
       break;
-    /* Guarded by POMPT_on(): a master region costs the program a thread
-     * number's test, less than the two calls (pomp.h). */
-    instr_buf_printf(&lo->open,
-                     "{ if (POMPT_on()) POMPT_Master_begin(&pompt_d_%d); ", n);
-    instr_buf_printf(
-        &lo->close,
-        " if (POMPT_on()) POMPT_Master_end(&pompt_d_%d);" NO_TAIL " }", n);
+    /* Inline events (pomp.h, "The lane"): without a tool a master region
+     * costs the program a thread number's test and no call; with one, the
+     * tool's callbacks and no call into libpompt. */
+    instr_buf_printf(&lo->open, "{ POMPT_Master_enter(&pompt_d_%d); ", n);
+    instr_buf_printf(&lo->close, " POMPT_Master_leave(&pompt_d_%d); }", n);
     break;
   case LK_MASKED: {
     if (!on)

@@ -195,6 +195,13 @@ static inline void bridge_masked_fast(ompt_scope_endpoint_t endpoint,
   }
 }
 
+/* The same for the inline master events of pomp.h when the thread's lane
+ * was not usable (bridge_lane.c); pair: the construct's handle is valid and
+ * a tool is active, so the region is a pair of the bridge's own unless its
+ * begin was delivered inline. */
+void bridge_lane_masked_begin(int pair, const void *codeptr, void *frame);
+void bridge_lane_masked_end(int pair, const void *codeptr, void *frame);
+
 /* ---- Synchronisation ------------------------------------------------------
  */
 /* Barriers and taskwait: sync_region + sync_region_wait, wait state. */

@@ -95,6 +95,10 @@ static inline bridge_thread_t *enter_event(void *frame) {
   }
   if (cur && frame_above(frame, cur->begin_frame))
     recover(t, frame);
+  if (__builtin_expect(t->lane_hold, 0)) {
+    t->lane_hold = 0; /* what a cancellation left has ended by now */
+    bridge_lane_refresh(t);
+  }
   return t;
 }
 
@@ -204,7 +208,7 @@ pop_pair(bridge_thread_t *t, int what, int pair, uint32_t seq,
 static inline __attribute__((always_inline)) void
 implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
                   int self) {
-  bridge_scope_close_open(t, task->scope_base, codeptr);
+  bridge_task_close_open(t, task, codeptr);
   if (task->announced) {
     ompt_callback_implicit_task_t cb =
         BRIDGE_GROUP(BRIDGE_B_PARALLEL_BE, implicit_task);
@@ -446,7 +450,7 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
     atomic_signal_fence(memory_order_seq_cst);
     task->parallel_data = NULL;
   }
-  bridge_scope_close_open(t, task->scope_base, codeptr);
+  bridge_task_close_open(t, task, codeptr);
   bridge_set_state(t, ompt_state_wait_barrier_implicit_parallel, 0);
   int set = set_enter_frame(t, frame);
   if (push_scope(t, BRIDGE_SC_SYNC, BRIDGE_B_PARALLEL_BE,
@@ -503,7 +507,7 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
     implicit_left_inline(t, task, team, codeptr, frame);
     return;
   }
-  bridge_scope_close_open(t, task->scope_base, codeptr);
+  bridge_task_close_open(t, task, codeptr);
   bridge_combine_begin(t, BRIDGE_COMBINING_BLOCK, ompt_state_work_parallel, 0,
                        codeptr);
 }
@@ -891,6 +895,34 @@ void bridge_masked_end(const void *codeptr, void *frame) {
   ompt_callback_masked_t cb = BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
   if (cb)
     cb(ompt_scope_end, parallel_data_of(task), task_data_of(task), codeptr);
+}
+
+/* The inline family's master events that found the lane unusable
+ * (bridge_lane.c).  The thread is brought up to date first (a pending
+ * barrier end delivered, what a cancellation left ended), so that the bit
+ * this pushes or pops is the region's own; a region whose begin was
+ * delivered inline ends here as any delivered pair does. */
+void bridge_lane_masked_begin(int pair, const void *codeptr, void *frame) {
+  bridge_thread_t *t = bridge_active ? enter_event(frame) : NULL;
+  if (pair)
+    bridge_masked_fast(ompt_scope_begin, codeptr, frame);
+  bridge_lane_push(0);
+  if (t)
+    bridge_lane_refresh(t);
+}
+
+void bridge_lane_masked_end(int pair, const void *codeptr, void *frame) {
+  bridge_thread_t *t = bridge_active ? enter_event(frame) : NULL;
+  if (bridge_lane_pop()) {
+    ompt_callback_masked_t cb = BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
+    if (cb && t)
+      cb(ompt_scope_end, parallel_data_of(t->cur), task_data_of(t->cur),
+         codeptr);
+  } else if (pair) {
+    bridge_masked_fast(ompt_scope_end, codeptr, frame);
+  }
+  if (t)
+    bridge_lane_refresh(t);
 }
 
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,
@@ -1810,7 +1842,7 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
 static inline __attribute__((always_inline)) void
 task_finish_inline(bridge_thread_t *t, bridge_task_t *rec,
                    ompt_task_status_t status) {
-  bridge_scope_close_open(t, rec->scope_base, NULL);
+  bridge_task_close_open(t, rec, NULL);
   bridge_deps_release(t, rec);
   rec->frame.exit_frame.ptr = NULL;
   rec->frame.enter_frame.ptr = NULL;

@@ -112,10 +112,14 @@ cancellation_point_slow(int which, const void *codeptr, void *frame) {
 
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancellation_point)(int which) {
   gomp_cancellation_point_t real = real_cancellation_point;
-  if (__builtin_expect(!real || wanted(), 0))
-    return cancellation_point_slow(which, __builtin_return_address(0),
-                                   __builtin_dwarf_cfa());
-  return real(which);
+  bool cancelled =
+      __builtin_expect(!real || wanted(), 0)
+          ? cancellation_point_slow(which, __builtin_return_address(0),
+                                    __builtin_dwarf_cfa())
+          : real(which);
+  if (cancelled)
+    bridge_lane_hold();
+  return cancelled;
 }
 
 static __attribute__((noinline)) bool
@@ -130,10 +134,14 @@ cancel_slow(int which, bool do_cancel, const void *codeptr, void *frame) {
 
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   gomp_cancel_t real = real_cancel;
-  if (__builtin_expect(!real || (!do_cancel && wanted()), 0))
-    return cancel_slow(which, do_cancel, __builtin_return_address(0),
-                       __builtin_dwarf_cfa());
-  return real(which, do_cancel);
+  bool cancelled =
+      __builtin_expect(!real || (!do_cancel && wanted()), 0)
+          ? cancel_slow(which, do_cancel, __builtin_return_address(0),
+                        __builtin_dwarf_cfa())
+          : real(which, do_cancel);
+  if (cancelled)
+    bridge_lane_hold();
+  return cancelled;
 }
 
 /* GOMP_loop_end_cancel, GOMP_sections_end_cancel: a worksharing
@@ -150,9 +158,13 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   }                                                                            \
   GOMP_EXPORT bool GOMP_ENTRY(name)(void) {                                    \
     gomp_end_cancel_t real = real_var;                                         \
-    if (__builtin_expect(!real || wanted(), 0))                                \
-      return name##_slow(__builtin_return_address(0), __builtin_dwarf_cfa());  \
-    return real();                                                             \
+    bool cancelled =                                                           \
+        __builtin_expect(!real || wanted(), 0)                                 \
+            ? name##_slow(__builtin_return_address(0), __builtin_dwarf_cfa())  \
+            : real();                                                          \
+    if (cancelled)                                                             \
+      bridge_lane_hold();                                                      \
+    return cancelled;                                                          \
   }
 
 END_CANCEL(GOMP_loop_end_cancel, real_loop_end_cancel)

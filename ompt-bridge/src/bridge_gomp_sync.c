@@ -174,8 +174,10 @@ static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
   }
   /* The thread found the region cancelled and leaves it: a cancellation
    * detected (bridge_gomp_cancel.c has the other entries that tell). */
-  if (cancelled)
+  if (cancelled) {
+    bridge_lane_hold();
     bridge_cancel(ompt_cancel_parallel | ompt_cancel_detected, codeptr, frame);
+  }
   return cancelled;
 }
 

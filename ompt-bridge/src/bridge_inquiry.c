@@ -48,6 +48,7 @@ void bridge_tables_update(void) {
                             on || b == BRIDGE_B_ALWAYS ? cb : NULL,
                             memory_order_relaxed);
     }
+  bridge_lane_tables();
   pthread_mutex_unlock(&tables_lock);
 }
 

@@ -94,6 +94,10 @@ typedef struct bridge_task {
    * pairs it left open (cancelled) do not shift the numbers of the task it
    * suspended. */
   uint32_t pair_next[BRIDGE_PAIRS];
+  /* The depth of the thread's lane (POMPT_Lane_t) when it began: master
+   * regions begun in the instrumented code above it are the task's
+   * (bridge_lane.c). */
+  uint32_t lane_base;
 
   /* Dependence tracking of the tasks this task generates. */
   struct bridge_deps *deps;
@@ -256,6 +260,9 @@ typedef struct bridge_thread {
    * next event at that level (as native runtimes do for workers). */
   bridge_task_t *pending;
   const void *pending_codeptr;
+  /* A cancellation was activated or observed: the lane stays closed until
+   * an event has ended what it left (bridge_lane.c). */
+  uint8_t lane_hold;
   /* Open scopes. */
   bridge_scope_t *scopes;
   int nscopes, scope_cap;
@@ -488,6 +495,53 @@ static inline void bridge_task_unref_by(bridge_thread_t *self,
   }
   bridge_task_unref_slow(task);
 }
+/* ---- The lane (bridge_lane.c, pomp.h) ------------------------------------
+ * Master regions are delivered from the instrumented code while the
+ * thread's lane is usable; these keep it true to the thread's state. */
+extern __thread POMPT_Lane_t POMPT_lane_v1
+    __attribute__((tls_model("initial-exec")));
+/* Usable exactly when an inline master event may skip libpompt: the thread
+ * runs an announced task with none of its constructs open, and nothing is
+ * to be done first at its next event (a pending barrier end, what a
+ * cancellation left).  Only for the calling thread's own record. */
+static inline void bridge_lane_refresh(bridge_thread_t *t) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  bridge_task_t *cur = t->cur;
+  if (cur) {
+    l->parallel_data = cur->parallel_data;
+    l->task_data = &cur->task_data;
+  }
+  l->usable = cur && cur != t->pending && cur->announced && !t->lane_hold &&
+              t->nscopes == cur->scope_base;
+}
+/* The same where the thread has just pushed task, which then has no
+ * construct open and is not pending. */
+static inline void bridge_lane_enter_task(bridge_thread_t *t,
+                                          bridge_task_t *task) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  l->parallel_data = task->parallel_data;
+  l->task_data = &task->task_data;
+  l->usable = task->announced & !t->lane_hold;
+}
+/* A construct of the running task opened a scope: inline master events
+ * would no longer nest inside it correctly if a cancellation ended both. */
+static inline void bridge_lane_close(void) {
+  POMPT_lane_v1.usable = 0;
+}
+/* The master regions begun inline above task's base that a cancellation
+ * left open: their ends, innermost first (after the task's other open
+ * constructs, which began inside them), on the calling thread. */
+void bridge_lane_unwind(bridge_task_t *task);
+/* Push a master region's bit (1: its begin was delivered inline), pop the
+ * innermost one's (0 also for none, or one deeper than the bits). */
+void bridge_lane_push(int inline_begun);
+int bridge_lane_pop(void);
+/* The callback slots the inline events read (set_callback, On/Off, groups,
+ * activation, finalisation). */
+void bridge_lane_tables(void);
+/* A cancellation was activated on the calling thread. */
+void bridge_lane_hold(void);
+
 static inline ompt_state_t bridge_working_state_of(const bridge_task_t *task);
 /* Publish task as the thread's running task, on top of the current one;
  * state: its working state when the caller knows it, else -1. */
@@ -499,9 +553,12 @@ static inline void bridge_task_push_as(bridge_thread_t *t, bridge_task_t *task,
   task->scope_base = t->nscopes;
   for (int k = 0; k < BRIDGE_PAIRS; k++)
     task->pair_next[k] = bridge_pairs[k].next;
+  task->lane_base = POMPT_lane_v1.depth;
   __atomic_store_n(&task->status, BRIDGE_TASK_RUNNING, __ATOMIC_RELAXED);
   atomic_signal_fence(memory_order_seq_cst);
   t->cur = task;
+  if (t == bridge_self)
+    bridge_lane_enter_task(t, task);
 }
 static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
   bridge_task_push_as(t, task, -1);
@@ -512,9 +569,14 @@ static inline void bridge_task_pop_as(bridge_thread_t *t, bridge_task_t *task,
                                       int self) {
   t->cur = task->below;
   atomic_signal_fence(memory_order_seq_cst);
-  if (self)
+  if (self) {
     for (int k = 0; k < BRIDGE_PAIRS; k++)
       bridge_pairs[k].next = task->pair_next[k];
+    /* Reopened by the next master event that comes to libpompt: a
+     * resumed task is often in a construct (a barrier, a taskwait), and
+     * the test is more than the store. */
+    bridge_lane_close();
+  }
 }
 static inline void bridge_task_pop(bridge_thread_t *t, bridge_task_t *task) {
   bridge_task_pop_as(t, task, t == bridge_self);
@@ -591,6 +653,7 @@ static inline int bridge_scope_push_entry(bridge_thread_t *t, int what,
   bridge_task_t *cur = t->cur;
   /* bridge_enabled and announced are 0 or 1: one AND, no branches. */
   int delivered = bridge_enabled & (cur ? cur->announced : 1);
+  bridge_lane_close();
   bridge_scope_t *s = &t->scopes[t->nscopes++];
   s->what = (uint8_t)what;
   s->delivered = (uint8_t)delivered;
@@ -703,6 +766,17 @@ static inline void bridge_scope_close_open(bridge_thread_t *t, int depth,
                                            const void *codeptr) {
   if (__builtin_expect(t->nscopes > depth, 0))
     bridge_scope_close_to(t, depth, codeptr);
+}
+/* Everything a task leaves open when it ends (a cancellation skipped the
+ * ends): its constructs' scopes, then the master regions begun inline
+ * before them. */
+static inline void bridge_task_close_open(bridge_thread_t *t,
+                                          bridge_task_t *task,
+                                          const void *codeptr) {
+  bridge_scope_close_open(t, task->scope_base, codeptr);
+  if (__builtin_expect(POMPT_lane_v1.depth > task->lane_base, 0) &&
+      t == bridge_self)
+    bridge_lane_unwind(task);
 }
 /* The top scope, if it was pushed by the current task. */
 static inline bridge_scope_t *bridge_scope_top(bridge_thread_t *t) {

@@ -309,6 +309,7 @@ static void do_init(void) {
   bridge_log("OMPT provider: libpompt (the tool is activated)");
   pin_libpompt();
   bridge_active = 1;
+  bridge_tables_update(); /* the lane's slots, filled only from now */
   atexit(at_exit);
   bridge_thread_start_initial();
 }
@@ -326,6 +327,7 @@ void bridge_finalize(void) {
   bridge_devices_finalize(); /* flush device traces, device_finalize */
   /* No new event starts; every thread ends, workers first. */
   bridge_active = 0;
+  bridge_tables_update(); /* the lane's slots: no inline event from now */
   bridge_threads_end_all();
   if (tool->finalize)
     tool->finalize(&tool->tool_data);

@@ -760,6 +760,96 @@ static int POMPT_on(void) {
   return POMPT_active;
 }
 #endif
+/* ---- The lane: master regions delivered from the instrumented code ------
+ * A native runtime's master construct already calls the runtime, so with a
+ * tool its OMPT cost is the two callbacks alone; here the construct costs
+ * the program a thread number's test, and two calls into libpompt would be
+ * most of what the tool pays.  So the begin and end of a master region call
+ * the tool's masked callback directly, inline, whenever libpompt has left
+ * the thread's lane open: the thread is known, its running task was
+ * announced, nothing is pending for its next event (a barrier end to
+ * deliver first, a task a cancellation left) and no other construct of the
+ * task is open.  Otherwise the event goes to libpompt (the *_at routines),
+ * as every event of the other constructs does.
+ *
+ * The lane is libpompt's thread-local record and callback slots; the
+ * symbols carry the layout's version, so an object built against another
+ * layout does not link with this libpompt instead of misreading it.  Only
+ * libpompt writes them; the instrumented code reads them.
+ *
+ * open: the nested master regions of the thread, innermost in bit 0: 1 when
+ * its begin was delivered here (its end is then delivered here too, or by
+ * libpompt when the lane has closed meanwhile), 0 when libpompt handled it;
+ * depth counts them (bits above 64 levels are libpompt's). */
+#if defined(__GNUC__) || defined(__clang__)
+typedef struct POMPT_Lane {
+  void *parallel_data; /* ompt_data_t * of the running task's region */
+  void *task_data;     /* ompt_data_t * of the running task */
+  uint64_t open;       /* the bits above */
+  uint32_t depth;
+  uint32_t usable; /* nonzero: libpompt left the lane open */
+} POMPT_Lane_t;
+extern __thread POMPT_Lane_t POMPT_lane_v1
+    __attribute__((__tls_model__("initial-exec")));
+/* ompt_callback_masked_t of the tool when begins are to be delivered now
+ * (registered, its POMP group enabled, monitoring on), and when ends of
+ * delivered begins are (registered, group enabled). */
+typedef void (*POMPT_Masked_cb_t)(int endpoint, void *parallel_data,
+                                  void *task_data, const void *codeptr_ra);
+extern POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
+int32_t POMPT_Master_begin_at(POMPT_Desc_t *d,
+                              const void *codeptr) POMPT_NOTHROW;
+int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) POMPT_NOTHROW;
+
+/* The construct's codeptr_ra is an address in its own inlined code (a
+ * label's: each copy of the construct has its own), the same whichever way
+ * the event goes. */
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Master_enter(POMPT_Desc_t *d) {
+  __label__ here;
+here:
+  if (!POMPT_on())
+    return;
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Masked_cb_t cb =
+      __atomic_load_n(&POMPT_lane_masked_v1[0], __ATOMIC_RELAXED);
+  if (__builtin_expect(cb && l->usable && l->depth < 64, 1)) {
+    l->open = l->open << 1 | 1;
+    l->depth++;
+    cb(1 /* ompt_scope_begin */, l->parallel_data, l->task_data, &&here);
+  } else {
+    POMPT_Master_begin_at(d, &&here);
+  }
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Master_leave(POMPT_Desc_t *d) {
+  __label__ here;
+here:
+  if (!POMPT_on())
+    return;
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Masked_cb_t cb =
+      __atomic_load_n(&POMPT_lane_masked_v1[1], __ATOMIC_RELAXED);
+  if (__builtin_expect(cb && l->usable && l->depth - 1 < 64 && (l->open & 1),
+                       1)) {
+    l->open >>= 1;
+    l->depth--;
+    cb(2 /* ompt_scope_end */, l->parallel_data, l->task_data, &&here);
+  } else {
+    POMPT_Master_end_at(d, &&here);
+  }
+}
+#else
+static void POMPT_Master_enter(POMPT_Desc_t *d) {
+  if (POMPT_on())
+    POMPT_Master_begin(d);
+}
+static void POMPT_Master_leave(POMPT_Desc_t *d) {
+  if (POMPT_on())
+    POMPT_Master_end(d);
+}
+#endif
+
 POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
                                      int32_t task_flags) POMPT_NOTHROW;
 int32_t POMPT_Task_dependences(POMPT_Task_t task,

@@ -331,6 +331,27 @@ EXPORT int32_t POMPT_Master_end(POMPT_Desc_t *d) {
   return POMP_SUCCESS;
 }
 
+/* The inline family's (pomp.h: POMPT_Master_enter/_leave) when the lane
+ * was not usable; codeptr is the construct's own address there.  The lane's
+ * bit is pushed and popped whatever happens, so that every end finds its
+ * begin's. */
+EXPORT int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
+  int32_t status = POMP_SUCCESS;
+  struct pomp_region *r = NULL;
+  if (bridge_active && (r = desc_first(d, &status)) != NULL)
+    pomp_region_site(r, POMP_SITE_FIRST, codeptr);
+  bridge_lane_masked_begin(r != NULL, codeptr, FRAME);
+  NO_TAIL_CALL();
+  return r || !bridge_active ? POMP_SUCCESS : status;
+}
+
+EXPORT int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) {
+  int pair = bridge_active && desc_later(d) != NULL;
+  bridge_lane_masked_end(pair, codeptr, FRAME);
+  NO_TAIL_CALL();
+  return pair || !bridge_active ? POMP_SUCCESS : POMP_ERR_HANDLE;
+}
+
 EXPORT int32_t POMPT_Critical_enter(POMPT_Desc_t *d) {
   D_FIRST(d);
   bridge_mutex_acquire(SYNC_EE, ompt_mutex_critical, r->hint, r->wait_id,

@@ -11,6 +11,8 @@
  * work callback is checked against a stack of the open begins: an end must
  * close the innermost begin, of the same kind; at exit nothing is open and
  * the counts are the expected ones.  Prints PASS or the first violation.
+ * Section 5 holds the inline master events of pomp.h (the lane,
+ * ompt-bridge/src/bridge_lane.c) to the same rules.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,8 @@ static void register_callbacks(void) {
 
 
 static POMP_Handle_t h_outer, h_inner, h_loop, h_sections, h_task;
+static POMPT_Desc_t d_outer = {0, CTC("type=master*file=pairs.c*lines=11,19")};
+static POMPT_Desc_t d_inner = {0, CTC("type=master*file=pairs.c*lines=12,18")};
 static const char ctc_outer[] = CTC("type=master*file=pairs.c*lines=1,9");
 static const char ctc_inner[] = CTC("type=master*file=pairs.c*lines=2,8");
 static const char ctc_loop[] = CTC("type=for*file=pairs.c*lines=3,4");
@@ -138,6 +142,76 @@ int main(void) {
            delivered ? "task left a delivered masked region open"
                      : "task left an undelivered masked region open");
   }
+  /* 5. The inline master events (pomp.h, POMPT_Master_enter/_leave): the
+   * same rules whether an event is delivered from the instrumented code
+   * (the lane) or by libpompt, and for a region begun one way and ended
+   * the other. */
+  masked_on(1);
+  int b = begins, e = ends;
+  POMPT_Master_enter(&d_outer); /* libpompt, which opens the lane */
+  POMPT_Master_leave(&d_outer);
+  expect(b + 1, e + 1, "inline masked pair");
+  if (!POMPT_lane_v1.usable) /* white box: the pairs below go inline */
+    fail("the lane is still closed after a master region");
+  POMPT_Master_enter(&d_outer);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
+  POMPT_Master_leave(&d_outer);
+  expect(b + 3, e + 3, "nested inline masked pairs");
+  /* Registered between begin and end: neither. */
+  masked_on(0);
+  POMPT_Master_enter(&d_outer);
+  masked_on(1);
+  POMPT_Master_leave(&d_outer);
+  expect(b + 3, e + 3, "inline masked registered between begin and end");
+  /* Monitoring switched off inside: the end of a delivered begin still
+   * comes; switched on inside: neither. */
+  POMPT_Master_enter(&d_outer);
+  POMP_Off();
+  POMPT_Master_leave(&d_outer);
+  POMPT_Master_enter(&d_inner);
+  POMP_On();
+  POMPT_Master_leave(&d_inner);
+  expect(b + 4, e + 4, "inline masked with monitoring switched inside");
+  /* Inside another construct's pair libpompt takes the event (the lane is
+   * closed while the task has a construct open), and an inline begin
+   * inside a master region libpompt handled. */
+  POMP_Loop_enter(&h_loop, T, -1, 0, 9, 1, ctc_loop);
+  if (POMPT_lane_v1.usable)
+    fail("the lane is open inside a loop");
+  POMPT_Master_enter(&d_outer);
+  POMPT_Master_leave(&d_outer);
+  POMP_Loop_exit(h_loop, T);
+  POMP_Master_begin(&h_outer, T, ctc_outer);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
+  POMP_Master_end(h_outer, T);
+  expect(b + 8, e + 8, "inline masked inside other pairs");
+  /* A task that ends with an inline master region open: its end is
+   * delivered with the task's, inside the enclosing pair (begun inline
+   * too). */
+  POMPT_Master_enter(&d_outer);
+  TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
+  TASK_BEGIN(h_task)
+  POMPT_Master_enter(&d_inner);
+  TASK_END(h_task)
+  TASK_DONE(h_task)
+  POMPT_Master_leave(&d_outer);
+  expect(b + 10, e + 10, "task left an inline masked region open");
+  /* A task created while monitoring was off was never announced: nothing
+   * inside it is delivered, inline or not. */
+  POMP_Off();
+  TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
+  TASK_BEGIN(h_task)
+  POMP_On();
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
+  TASK_END(h_task)
+  TASK_DONE(h_task)
+  expect(b + 10, e + 10, "inline masked in a task never announced");
+
   if (failures)
     return 1;
   printf("PASS: %d begins, %d ends\n", begins, ends);

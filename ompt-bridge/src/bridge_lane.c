@@ -1,0 +1,80 @@
+/*
+ * bridge_lane.c -- the lane: what the inline master events of pomp.h read
+ * (POMPT_Master_enter / POMPT_Master_leave), kept true by libpompt.
+ *
+ * An inline event calls the tool's masked callback itself when the lane is
+ * usable and otherwise comes here (bridge_lane_masked_begin/_end, from
+ * POMPT_Master_begin_at/_end_at).  The lane's bit stack says, for each
+ * master region open on the thread, whether its begin was delivered inline
+ * (1) or handled here as any other pair (0; bridge_events.c numbers those
+ * as before), so that each end goes the way its begin went.
+ *
+ * Why usability is exactly what bridge_lane_refresh computes:
+ *  - the thread's running task, announced, gives the callback's arguments
+ *    and the delivery rule of the other events (a begin only for a task
+ *    the tool was told of);
+ *  - a pending barrier end must reach the tool before anything else the
+ *    thread does, and only libpompt delivers it;
+ *  - a cancellation may leave tasks and constructs without their ends,
+ *    which libpompt notices from the next event's frame: the lane is held
+ *    closed from the cancellation until an event has done that;
+ *  - with none of the task's constructs open (no scope above its base), a
+ *    master region begun inline is the task's outermost open construct, so
+ *    the ends that a cancellation skipped are delivered in nesting order:
+ *    the task's scopes first, then its inline master regions
+ *    (bridge_lane_unwind).
+ */
+#include "bridge.h"
+#include "bridge_internal.h"
+
+__attribute__((visibility("default"))) __thread POMPT_Lane_t POMPT_lane_v1
+    __attribute__((tls_model("initial-exec")));
+__attribute__((visibility("default"))) POMPT_Masked_cb_t
+    POMPT_lane_masked_v1[2];
+
+void bridge_lane_tables(void) {
+  /* Filled only while a tool is active: before its initialize returned,
+   * and from the start of finalisation, every event goes through the
+   * library, which knows. */
+  POMPT_Masked_cb_t begin = NULL, end = NULL;
+  if (bridge_active) {
+    begin = (POMPT_Masked_cb_t)BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
+    end = (POMPT_Masked_cb_t)BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
+  }
+  __atomic_store_n(&POMPT_lane_masked_v1[0], begin, __ATOMIC_RELAXED);
+  __atomic_store_n(&POMPT_lane_masked_v1[1], end, __ATOMIC_RELAXED);
+}
+
+void bridge_lane_hold(void) {
+  POMPT_lane_v1.usable = 0;
+  bridge_thread_t *t = bridge_self;
+  if (t)
+    t->lane_hold = 1;
+}
+
+int bridge_lane_pop(void) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  uint32_t depth = l->depth;
+  if (!depth)
+    return 0; /* an end without a begin of this family: the library's */
+  l->depth = depth - 1;
+  if (depth > 64)
+    return 0; /* deeper than the bits: begun through the library */
+  int bit = (int)(l->open & 1);
+  l->open >>= 1;
+  return bit;
+}
+
+void bridge_lane_push(int inline_begun) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  if (l->depth < 64)
+    l->open = l->open << 1 | (uint64_t)(inline_begun != 0);
+  l->depth++;
+}
+
+void bridge_lane_unwind(bridge_task_t *task) {
+  ompt_callback_masked_t cb = BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
+  while (POMPT_lane_v1.depth > task->lane_base)
+    if (bridge_lane_pop() && cb)
+      cb(ompt_scope_end, task->parallel_data, &task->task_data, NULL);
+}
