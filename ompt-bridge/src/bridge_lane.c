@@ -29,8 +29,8 @@
 
 __attribute__((visibility("default"))) __thread POMPT_Lane_t POMPT_lane_v1
     __attribute__((tls_model("initial-exec")));
-__attribute__((visibility("default"))) POMPT_Masked_cb_t
-    POMPT_lane_masked_v1[2];
+__attribute__((visibility("default")))
+POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
 
 void bridge_lane_tables(void) {
   /* Filled only while a tool is active: before its initialize returned,

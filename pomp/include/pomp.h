@@ -801,6 +801,32 @@ int32_t POMPT_Master_begin_at(POMPT_Desc_t *d,
                               const void *codeptr) POMPT_NOTHROW;
 int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) POMPT_NOTHROW;
 
+/* One event: end 0 for the begin, 1 for the end.  A begin needs a free bit
+ * of the stack, an end its begin's bit set (delivered inline). */
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
+  if (!POMPT_on())
+    return;
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Masked_cb_t cb =
+      __atomic_load_n(&POMPT_lane_masked_v1[end], __ATOMIC_RELAXED);
+  int fits = end ? l->depth - 1 < 64 && (l->open & 1) : l->depth < 64;
+  if (__builtin_expect(cb && l->usable && fits, 1)) {
+    if (end) {
+      l->open >>= 1;
+      l->depth--;
+    } else {
+      l->open = l->open << 1 | 1;
+      l->depth++;
+    }
+    /* ompt_scope_begin = 1, ompt_scope_end = 2 */
+    cb(end ? 2 : 1, l->parallel_data, l->task_data, codeptr);
+  } else if (end) {
+    POMPT_Master_end_at(d, codeptr);
+  } else {
+    POMPT_Master_begin_at(d, codeptr);
+  }
+}
 /* The construct's codeptr_ra is an address in its own inlined code (a
  * label's: each copy of the construct has its own), the same whichever way
  * the event goes. */
@@ -808,36 +834,13 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void
 POMPT_Master_enter(POMPT_Desc_t *d) {
   __label__ here;
 here:
-  if (!POMPT_on())
-    return;
-  POMPT_Lane_t *l = &POMPT_lane_v1;
-  POMPT_Masked_cb_t cb =
-      __atomic_load_n(&POMPT_lane_masked_v1[0], __ATOMIC_RELAXED);
-  if (__builtin_expect(cb && l->usable && l->depth < 64, 1)) {
-    l->open = l->open << 1 | 1;
-    l->depth++;
-    cb(1 /* ompt_scope_begin */, l->parallel_data, l->task_data, &&here);
-  } else {
-    POMPT_Master_begin_at(d, &&here);
-  }
+  POMPT_Master_event_(d, 0, &&here);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 POMPT_Master_leave(POMPT_Desc_t *d) {
   __label__ here;
 here:
-  if (!POMPT_on())
-    return;
-  POMPT_Lane_t *l = &POMPT_lane_v1;
-  POMPT_Masked_cb_t cb =
-      __atomic_load_n(&POMPT_lane_masked_v1[1], __ATOMIC_RELAXED);
-  if (__builtin_expect(cb && l->usable && l->depth - 1 < 64 && (l->open & 1),
-                       1)) {
-    l->open >>= 1;
-    l->depth--;
-    cb(2 /* ompt_scope_end */, l->parallel_data, l->task_data, &&here);
-  } else {
-    POMPT_Master_end_at(d, &&here);
-  }
+  POMPT_Master_event_(d, 1, &&here);
 }
 #else
 static void POMPT_Master_enter(POMPT_Desc_t *d) {
