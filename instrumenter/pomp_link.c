@@ -356,6 +356,39 @@ static bool is_init_function(const char *name) {
  * whose references to the real routines are weak, and GCC's --as-needed
  * default would otherwise drop libgomp and leave the wrappers without a
  * runtime (omp_test_lock "succeeding" on a held lock). */
+/* Whether a user's link argument names libgomp as a library to link. */
+static bool names_libgomp(const char *arg) {
+  if (strcmp(arg, "-lgomp") == 0 || strcmp(arg, "-l:libgomp.so.1") == 0)
+    return true;
+  const char *base = strrchr(arg, '/');
+  base = base ? base + 1 : arg;
+  return arg[0] != '-' && strncmp(base, "libgomp.so", 10) == 0;
+}
+
+/* libpompt in front of the first argument that names libgomp, if any
+ * (the program's GOMP_ calls bind to the first library that has them). */
+static void put_libpompt_before_libgomp(struct du_argv *cmd, size_t first,
+                                        const char *libdir) {
+  size_t at = first;
+  while (at < cmd->n && !names_libgomp(cmd->v[at]))
+    at++;
+  if (at == cmd->n)
+    return;
+  struct du_argv out;
+  du_argv_init(&out);
+  for (size_t k = 0; k < cmd->n; k++) {
+    if (k == at) {
+      du_argv_pushf(&out, "-L%s", libdir);
+      du_argv_push(&out, "-Wl,--push-state,--no-as-needed");
+      du_argv_push(&out, "-lpompt");
+      du_argv_push(&out, "-Wl,--pop-state");
+    }
+    du_argv_push(&out, cmd->v[k]);
+  }
+  du_argv_free(cmd);
+  *cmd = out;
+}
+
 static bool uses_libgomp(const char *compiler, const struct link_line *l) {
   return l->openmp && !strstr(du_basename(compiler), "clang");
 }
@@ -759,6 +792,12 @@ int main(int argc, char **argv) {
       goto out;
     }
   }
+
+  /* A link line that names libgomp itself (`-lgomp` instead of -fopenmp,
+   * as some makefiles have it) puts it before libpompt, which then cannot
+   * interpose libgomp's entries: libpompt goes before it. */
+  if (!l.is_static)
+    put_libpompt_before_libgomp(&cmd, (size_t)ncomp, paths.libdir);
 
   /* 2. the init unit */
   const char *tmpdir = du_tmpdir("pomp-link");

@@ -1093,6 +1093,32 @@ def case_lazy(t):
     t.check_tmp_empty()
 
 
+def case_link_lgomp(t):
+    """A link line that names libgomp itself (`-lgomp`, no -fopenmp, as
+    some makefiles have it): libpompt must still come before libgomp, or
+    it cannot interpose libgomp's entries and tools see implicit barriers
+    and tasks without their regions."""
+    tool = need_tool(t, "check_tool")
+    src = t.write("lg.c", "#include <stdio.h>\n"
+                  "int main(void) {\n"
+                  "  double a[1000];\n"
+                  "#pragma omp parallel for\n"
+                  "  for (int i = 0; i < 1000; i++)\n"
+                  "    a[i] = i * 0.5;\n"
+                  "  printf(\"%g\\n\", a[999]);\n"
+                  "  return 0;\n"
+                  "}\n")
+    t.pomp_cc(t.cc, "-fopenmp", "-O2", "-c", src, "-o", "lg.o")
+    t.pomp_cc(t.cc, "lg.o", "-lm", "-lgomp", "-o", "lg")
+    for n in (2, 4):
+        out, _, counts = tool_counts(t, ["./lg"], tool, n)
+        check(out == "499.5\n", "output %r" % out)
+        check(counts.get("parallel_begin") == 1 and
+              counts.get("implicit_task_begin") == n,
+              "%d threads: counts %s" % (n, counts))
+    t.check_tmp_empty()
+
+
 def case_dlopen(t):
     """A plugin built with pomp-cc -shared registers its handles when it is
     loaded with dlopen (its init unit's constructor), before any of its
