@@ -4081,11 +4081,10 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_ATOMIC:
     if (!on)
       break;
-    /* Guarded: an atomic operation costs less than the calls. */
-    instr_buf_printf(&lo->pre,
-                     "if (POMPT_on()) POMPT_Atomic_enter(&pompt_d_%d);", n);
-    instr_buf_printf(&lo->post,
-                     " if (POMPT_on()) POMPT_Atomic_exit(&pompt_d_%d);", n);
+    /* Inline events (pomp.h, "The lane"): without a tool no call; with
+     * one, an atomic instruction's callbacks and no call into libpompt. */
+    instr_buf_printf(&lo->pre, "POMPT_Atomic_begin(&pompt_d_%d);", n);
+    instr_buf_printf(&lo->post, " POMPT_Atomic_end(&pompt_d_%d);", n);
     break;
   case LK_SIMD:
     break;
@@ -5700,9 +5699,9 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
         st->is_call ? u.calls[st->index].ctc : u.pragmas[st->index].ctc;
     instr_buf_printf(&defs, "static const char pompt_ctc_%d[] = ", n);
     ctc_emit_c_literal(&defs, ctc);
-    instr_buf_printf(&defs,
-                     ";\nstatic POMPT_Desc_t pompt_d_%d = {0, pompt_ctc_%d};\n",
-                     n, n);
+    instr_buf_printf(
+        &defs, ";\nstatic POMPT_Desc_t pompt_d_%d = {0, pompt_ctc_%d, 0};\n", n,
+        n);
   }
   if (defs.len) {
     if (u.defs_marker)

@@ -195,6 +195,13 @@ static inline void bridge_masked_fast(ompt_scope_endpoint_t endpoint,
   }
 }
 
+/* The lane byte of an atomic construct's descriptor (pomp.h) once its kind
+ * is known (enum bridge_atomic_kind): 0 while it is not, or for one under
+ * libgomp's lock, whose events libpompt delivers (bridge_atomic.c). */
+int bridge_atomic_lane(int kind);
+/* After an inline event libpompt handled: the lane reopened as far as the
+ * thread's state allows (bridge_lane.c). */
+void bridge_lane_settle(void);
 /* The same for the inline master events of pomp.h when the thread's lane
  * was not usable (bridge_lane.c); pair: the construct's handle is valid and
  * a tool is active, so the region is a pair of the bridge's own unless its

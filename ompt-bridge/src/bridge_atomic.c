@@ -46,8 +46,7 @@ static const char gomp_atomic_lock;
 
 /* The atomic construct this thread executes: its kind's byte while the
  * kind is unknown, and the wait id its acquisition was delivered with (0:
- * none, so no release).  The address of this TLS record is also the
- * thread's own wait id. */
+ * none, so no release). */
 static __thread struct {
   unsigned char *kind;
   int bucket;
@@ -82,12 +81,22 @@ void bridge_atomic_setup(void) {
 static ompt_wait_id_t wait_id_of(int kind) {
   return kind == BRIDGE_ATOMIC_LOCKED
              ? (ompt_wait_id_t)(uintptr_t)&gomp_atomic_lock
-             : (ompt_wait_id_t)(uintptr_t)&pending;
+             : bridge_atomic_own_wait_id();
 }
 
 static void acquire(int bucket, int kind, const void *codeptr, void *frame) {
   ompt_wait_id_t w = wait_id_of(kind);
-  pending.held = bridge_atomic_acquire(bucket, w, codeptr, frame) ? w : 0;
+  pending.held = bridge_atomic_acquire(bucket, w, kind == BRIDGE_ATOMIC_LOCKED,
+                                       codeptr, frame)
+                     ? w
+                     : 0;
+}
+
+int bridge_atomic_lane(int kind) {
+  if (kind != BRIDGE_ATOMIC_INSTRUCTION)
+    return 0;
+  return bridge_atomic_instructions_seen ? POMPT_LANE_ATOMIC_INSTRUCTION
+                                         : POMPT_LANE_ATOMIC_SILENT;
 }
 
 void bridge_atomic_enter(int bucket, unsigned char *kind, const void *codeptr,

@@ -1147,14 +1147,20 @@ push_held(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
  * or change of monitoring: pomp-instr evaluates a function-calling operand
  * before the construct), so the release only needs to know whether the
  * acquisition was delivered, which this returns. */
-int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id,
+int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id, int waits,
                           const void *codeptr, void *frame) {
   bridge_in_atomic = 1;
   bridge_thread_t *t = enter_quick(frame, 0);
   if (__builtin_expect(!t, 0) && !(t = enter_event(frame)))
     return 0;
-  mutex_acquire(t, bucket, ompt_mutex_atomic, 0, wait_id, codeptr);
-  bridge_set_state(t, bridge_working_state(t->cur), 0);
+  if (waits) { /* for libgomp's lock */
+    mutex_acquire(t, bucket, ompt_mutex_atomic, 0, wait_id, codeptr);
+    bridge_set_state(t, bridge_working_state(t->cur), 0);
+  } else if (announced(t)) {
+    ompt_callback_mutex_acquire_t cb = BRIDGE_ACTIVE(bucket, mutex_acquire);
+    if (cb)
+      cb(ompt_mutex_atomic, 0, BRIDGE_MUTEX_IMPL, wait_id, codeptr);
+  }
   if (!(bridge_enabled & announced(t)))
     return 0;
   deliver_mutex(bucket, ompt_callback_mutex_acquired, ompt_mutex_atomic,

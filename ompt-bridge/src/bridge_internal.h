@@ -496,14 +496,17 @@ static inline void bridge_task_unref_by(bridge_thread_t *self,
   bridge_task_unref_slow(task);
 }
 /* ---- The lane (bridge_lane.c, pomp.h) ------------------------------------
- * Master regions are delivered from the instrumented code while the
- * thread's lane is usable; these keep it true to the thread's state. */
+ * Master regions and atomic instructions are delivered from the
+ * instrumented code while the thread's lane is usable; these keep it true
+ * to the thread's state. */
 extern __thread POMPT_Lane_t POMPT_lane_v1
     __attribute__((tls_model("initial-exec")));
-/* Usable exactly when an inline master event may skip libpompt: the thread
- * runs an announced task with none of its constructs open, and nothing is
- * to be done first at its next event (a pending barrier end, what a
- * cancellation left).  Only for the calling thread's own record. */
+/* POMPT_LANE_READY exactly when an inline event may skip libpompt: the
+ * thread runs an announced task and nothing is to be done first at its
+ * next event (a pending barrier end, what a cancellation left);
+ * POMPT_LANE_OUTERMOST besides when none of the task's constructs is open
+ * (what a master region needs).  Only for the calling thread's own
+ * record. */
 static inline void bridge_lane_refresh(bridge_thread_t *t) {
   POMPT_Lane_t *l = &POMPT_lane_v1;
   bridge_task_t *cur = t->cur;
@@ -511,8 +514,12 @@ static inline void bridge_lane_refresh(bridge_thread_t *t) {
     l->parallel_data = cur->parallel_data;
     l->task_data = &cur->task_data;
   }
-  l->usable = cur && cur != t->pending && cur->announced && !t->lane_hold &&
-              t->nscopes == cur->scope_base;
+  int ready = cur && cur != t->pending && cur->announced && !t->lane_hold;
+  l->usable =
+      (uint16_t)(ready ? POMPT_LANE_READY | (t->nscopes == cur->scope_base
+                                                 ? POMPT_LANE_OUTERMOST
+                                                 : 0)
+                       : 0);
 }
 /* The same where the thread has just pushed task, which then has no
  * construct open and is not pending. */
@@ -521,10 +528,17 @@ static inline void bridge_lane_enter_task(bridge_thread_t *t,
   POMPT_Lane_t *l = &POMPT_lane_v1;
   l->parallel_data = task->parallel_data;
   l->task_data = &task->task_data;
-  l->usable = task->announced & !t->lane_hold;
+  l->usable = (uint16_t)((task->announced & !t->lane_hold)
+                             ? POMPT_LANE_READY | POMPT_LANE_OUTERMOST
+                             : 0);
 }
 /* A construct of the running task opened a scope: inline master events
- * would no longer nest inside it correctly if a cancellation ended both. */
+ * would no longer nest inside it correctly if a cancellation ended both
+ * (atomic instructions have no scope: they need only READY). */
+static inline void bridge_lane_enclosed(void) {
+  POMPT_lane_v1.usable &= (uint16_t)~POMPT_LANE_OUTERMOST;
+}
+/* The running task changed: the lane's data are stale. */
 static inline void bridge_lane_close(void) {
   POMPT_lane_v1.usable = 0;
 }
@@ -653,7 +667,7 @@ static inline int bridge_scope_push_entry(bridge_thread_t *t, int what,
   bridge_task_t *cur = t->cur;
   /* bridge_enabled and announced are 0 or 1: one AND, no branches. */
   int delivered = bridge_enabled & (cur ? cur->announced : 1);
-  bridge_lane_close();
+  bridge_lane_enclosed();
   bridge_scope_t *s = &t->scopes[t->nscopes++];
   s->what = (uint8_t)what;
   s->delivered = (uint8_t)delivered;
@@ -924,9 +938,17 @@ extern int bridge_atomic_instructions_seen;
 void bridge_atomic_setup(void);
 /* bridge_events.c: an atomic's mutex_acquire and mutex_acquired at once
  * (its wait is not observable apart from its acquisition), returning
- * whether they were delivered; and its mutex_released, for one that was. */
-int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id,
+ * whether they were delivered; and its mutex_released, for one that was.
+ * waits: it waits for libgomp's lock (state wait_atomic for the
+ * acquisition); an atomic instruction waits for nothing. */
+int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id, int waits,
                           const void *codeptr, void *frame);
+/* The wait id of an atomic instruction: the thread's own, the same one the
+ * inline events of pomp.h pass (the address of the thread's lane). */
+static inline ompt_wait_id_t bridge_atomic_own_wait_id(void) {
+  return (ompt_wait_id_t)(uintptr_t)&POMPT_lane_v1;
+}
+
 void bridge_atomic_release(int bucket, ompt_wait_id_t wait_id,
                            const void *codeptr);
 

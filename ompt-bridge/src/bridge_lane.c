@@ -31,18 +31,38 @@ __attribute__((visibility("default"))) __thread POMPT_Lane_t POMPT_lane_v1
     __attribute__((tls_model("initial-exec")));
 __attribute__((visibility("default")))
 POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
+__attribute__((visibility("default"))) POMPT_Lane_atomic_t POMPT_lane_atomic_v1;
 
 void bridge_lane_tables(void) {
   /* Filled only while a tool is active: before its initialize returned,
    * and from the start of finalisation, every event goes through the
    * library, which knows. */
   POMPT_Masked_cb_t begin = NULL, end = NULL;
+  POMPT_Lane_atomic_t atomic = {NULL, NULL, NULL};
   if (bridge_active) {
     begin = (POMPT_Masked_cb_t)BRIDGE_ACTIVE(BRIDGE_B_SYNC_BE, masked);
     end = (POMPT_Masked_cb_t)BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
+    atomic.acquire = BRIDGE_ACTIVE_AS(BRIDGE_B_SYNC_EE, mutex_acquire,
+                                      POMPT_Mutex_acquire_cb_t);
+    atomic.acquired =
+        BRIDGE_ACTIVE_AS(BRIDGE_B_SYNC_EE, mutex_acquired, POMPT_Mutex_cb_t);
+    atomic.released =
+        BRIDGE_GROUP_AS(BRIDGE_B_SYNC_EE, mutex_released, POMPT_Mutex_cb_t);
   }
   __atomic_store_n(&POMPT_lane_masked_v1[0], begin, __ATOMIC_RELAXED);
   __atomic_store_n(&POMPT_lane_masked_v1[1], end, __ATOMIC_RELAXED);
+  __atomic_store_n(&POMPT_lane_atomic_v1.acquire, atomic.acquire,
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&POMPT_lane_atomic_v1.acquired, atomic.acquired,
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&POMPT_lane_atomic_v1.released, atomic.released,
+                   __ATOMIC_RELAXED);
+}
+
+void bridge_lane_settle(void) {
+  bridge_thread_t *t = bridge_self;
+  if (t)
+    bridge_lane_refresh(t);
 }
 
 void bridge_lane_hold(void) {

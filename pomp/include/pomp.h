@@ -647,6 +647,10 @@ int32_t POMP_Distribute_chunks_exit(POMP_Handle_t handle, int32_t thread_id,
 typedef struct POMPT_Desc {
   POMP_Handle_t handle;
   const char *ctc;
+  /* What libpompt found out about the construct for the inline events
+   * ("The lane", below; 0 until then).  Zero-initialised like the handle;
+   * written only by libpompt. */
+  unsigned char lane;
 } POMPT_Desc_t;
 
 /* Instance storage of a parallel region for the compact family: the
@@ -787,8 +791,14 @@ typedef struct POMPT_Lane {
   void *task_data;     /* ompt_data_t * of the running task */
   uint64_t open;       /* the bits above */
   uint32_t depth;
-  uint32_t usable; /* nonzero: libpompt left the lane open */
+  uint16_t usable; /* POMPT_LANE_* below: what libpompt left open */
+  uint16_t atomic; /* how the thread's atomic construct began (below) */
 } POMPT_Lane_t;
+/* The thread runs an announced task and libpompt has nothing to do first
+ * at its next event; and besides, none of the task's constructs is open
+ * (a master region begun inline is then the task's outermost). */
+#define POMPT_LANE_READY 1
+#define POMPT_LANE_OUTERMOST 2
 extern __thread POMPT_Lane_t POMPT_lane_v1
     __attribute__((__tls_model__("initial-exec")));
 /* ompt_callback_masked_t of the tool when begins are to be delivered now
@@ -797,6 +807,29 @@ extern __thread POMPT_Lane_t POMPT_lane_v1
 typedef void (*POMPT_Masked_cb_t)(int endpoint, void *parallel_data,
                                   void *task_data, const void *codeptr_ra);
 extern POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
+/* ompt_callback_mutex_acquire_t, ompt_callback_mutex_t of the tool for an
+ * atomic construct's events: acquire and acquired when they are to be
+ * delivered now, released for the release of a delivered acquisition. */
+typedef void (*POMPT_Mutex_acquire_cb_t)(int kind, unsigned hint, unsigned impl,
+                                         uint64_t wait_id,
+                                         const void *codeptr_ra);
+typedef void (*POMPT_Mutex_cb_t)(int kind, uint64_t wait_id,
+                                 const void *codeptr_ra);
+typedef struct POMPT_Lane_atomic {
+  POMPT_Mutex_acquire_cb_t acquire;
+  POMPT_Mutex_cb_t acquired, released;
+} POMPT_Lane_atomic_t;
+extern POMPT_Lane_atomic_t POMPT_lane_atomic_v1;
+/* A descriptor's lane byte for an atomic construct: GCC compiled it to an
+ * atomic instruction, whose events (ompt_mutex_atomic, the thread's own
+ * wait id, no waiting state: it waits for no lock) are delivered inline,
+ * or not at all (POMPT_ATOMIC=locked, or under ThreadSanitizer). */
+#define POMPT_LANE_ATOMIC_INSTRUCTION 1
+#define POMPT_LANE_ATOMIC_SILENT 2
+int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d,
+                              const void *codeptr) POMPT_NOTHROW;
+int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d,
+                             const void *codeptr) POMPT_NOTHROW;
 int32_t POMPT_Master_begin_at(POMPT_Desc_t *d,
                               const void *codeptr) POMPT_NOTHROW;
 int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) POMPT_NOTHROW;
@@ -811,7 +844,9 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
   POMPT_Masked_cb_t cb =
       __atomic_load_n(&POMPT_lane_masked_v1[end], __ATOMIC_RELAXED);
   int fits = end ? l->depth - 1 < 64 && (l->open & 1) : l->depth < 64;
-  if (__builtin_expect(cb && l->usable && fits, 1)) {
+  if (__builtin_expect(
+          cb && l->usable == (POMPT_LANE_READY | POMPT_LANE_OUTERMOST) && fits,
+          1)) {
     if (end) {
       l->open >>= 1;
       l->depth--;
@@ -842,7 +877,73 @@ POMPT_Master_leave(POMPT_Desc_t *d) {
 here:
   POMPT_Master_event_(d, 1, &&here);
 }
+
+/* An atomic construct: its enter and exit.  The lane's atomic field says
+ * how the enter went, so that the exit goes the same way: 0 nothing, 1
+ * delivered inline, 2 libpompt (which learns the construct's kind there on
+ * its first execution; until then every execution goes to libpompt). */
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Atomic_enter_(POMPT_Desc_t *d, const void *codeptr) {
+  if (!POMPT_on())
+    return;
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  unsigned char k = __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
+  if (k == POMPT_LANE_ATOMIC_SILENT)
+    return;
+  POMPT_Mutex_acquire_cb_t acq =
+      __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
+  POMPT_Mutex_cb_t acqd =
+      __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
+  if (__builtin_expect(k == POMPT_LANE_ATOMIC_INSTRUCTION && acq && acqd &&
+                           (l->usable & POMPT_LANE_READY),
+                       1)) {
+    uint64_t wait_id = (uint64_t)(uintptr_t)l; /* the thread's own */
+    l->atomic = 1;
+    /* ompt_mutex_atomic = 6; impl 1 (libpompt's one implementation) */
+    acq(6, 0, 1, wait_id, codeptr);
+    acqd(6, wait_id, codeptr);
+  } else {
+    l->atomic = 2;
+    POMPT_Atomic_enter_at(d, codeptr);
+  }
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Atomic_exit_(POMPT_Desc_t *d, const void *codeptr) {
+  if (!POMPT_on())
+    return;
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  unsigned path = l->atomic;
+  l->atomic = 0;
+  if (path == 1) {
+    POMPT_Mutex_cb_t rel =
+        __atomic_load_n(&POMPT_lane_atomic_v1.released, __ATOMIC_RELAXED);
+    if (rel)
+      rel(6, (uint64_t)(uintptr_t)l, codeptr);
+  } else if (path == 2) {
+    POMPT_Atomic_exit_at(d, codeptr);
+  }
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Atomic_begin(POMPT_Desc_t *d) {
+  __label__ here;
+here:
+  POMPT_Atomic_enter_(d, &&here);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Atomic_end(POMPT_Desc_t *d) {
+  __label__ here;
+here:
+  POMPT_Atomic_exit_(d, &&here);
+}
 #else
+static void POMPT_Atomic_begin(POMPT_Desc_t *d) {
+  if (POMPT_on())
+    POMPT_Atomic_enter(d);
+}
+static void POMPT_Atomic_end(POMPT_Desc_t *d) {
+  if (POMPT_on())
+    POMPT_Atomic_exit(d);
+}
 static void POMPT_Master_enter(POMPT_Desc_t *d) {
   if (POMPT_on())
     POMPT_Master_begin(d);

@@ -406,3 +406,31 @@ EXPORT int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
   bridge_atomic_exit(SYNC_EE, CODEPTR);
   return POMP_SUCCESS;
 }
+
+/* The inline family's (pomp.h: POMPT_Atomic_begin/_end) when the event was
+ * not delivered inline.  The exit tells the descriptor what the first
+ * execution found out, so that later ones of an atomic instruction need no
+ * call (only this family's descriptors are known to have the byte). */
+EXPORT int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d, const void *codeptr) {
+  if (!bridge_active)
+    return POMP_SUCCESS;
+  int32_t status = POMP_ERR_HANDLE;
+  struct pomp_region *r = desc_first(d, &status);
+  if (!r)
+    return status;
+  pomp_region_site(r, POMP_SITE_FIRST, codeptr);
+  bridge_atomic_enter(SYNC_EE, &r->atomic_kind, codeptr, FRAME);
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d, const void *codeptr) {
+  D_LATER(d);
+  bridge_atomic_exit(SYNC_EE, codeptr);
+  int lane =
+      bridge_atomic_lane(__atomic_load_n(&r->atomic_kind, __ATOMIC_RELAXED));
+  if (lane && d->lane != lane)
+    __atomic_store_n(&d->lane, (unsigned char)lane, __ATOMIC_RELAXED);
+  bridge_lane_settle();
+  return POMP_SUCCESS;
+}

@@ -1404,8 +1404,8 @@ int32_t POMPT_Master_begin(POMPT_Desc_t *d) {
 int32_t POMPT_Master_end(POMPT_Desc_t *d) {
   return POMP_Master_end(desc_h(d), POMP_THREAD_SELF);
 }
-/* The inline master events (pomp.h): this library never opens the lane,
- * so every event comes through these. */
+/* The inline master and atomic events (pomp.h): this library never opens
+ * the lane, so every event comes through these. */
 __thread POMPT_Lane_t POMPT_lane_v1;
 POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
 int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
@@ -1415,6 +1415,15 @@ int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
 int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) {
   (void)codeptr;
   return POMPT_Master_end(d);
+}
+POMPT_Lane_atomic_t POMPT_lane_atomic_v1;
+int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d, const void *codeptr) {
+  (void)codeptr;
+  return POMPT_Atomic_enter(d);
+}
+int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d, const void *codeptr) {
+  (void)codeptr;
+  return POMPT_Atomic_exit(d);
 }
 int32_t POMPT_Critical_enter(POMPT_Desc_t *d) {
   return POMP_Critical_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));

@@ -139,11 +139,11 @@ static void seed_run(void) {
 
 /* The same constructs with the compact family, on fresh descriptors. */
 static void compact_run(void) {
-  static POMPT_Desc_t d_loop = {0, ctc_loop}, d_sections = {0, ctc_sections},
-                      d_single = {0, ctc_single}, d_master = {0, ctc_master},
-                      d_critical = {0, ctc_critical},
-                      d_barrier = {0, ctc_barrier},
-                      d_atomic = {0, ctc_atomic};
+  static POMPT_Desc_t d_loop = {0, ctc_loop, 0}, d_sections = {0, ctc_sections, 0},
+                      d_single = {0, ctc_single, 0}, d_master = {0, ctc_master, 0},
+                      d_critical = {0, ctc_critical, 0},
+                      d_barrier = {0, ctc_barrier, 0},
+                      d_atomic = {0, ctc_atomic, 0};
   POMPT_Loop_enter(&d_loop, 0, 9, 1);
   if (!d_loop.handle)
     fail("the first compact event left the handle zero");
@@ -185,7 +185,7 @@ int main(void) {
 
   /* Errors: nothing is delivered for them. */
   POMPT_Team_t team;
-  POMPT_Desc_t never = {0, ctc_loop};
+  POMPT_Desc_t never = {0, ctc_loop, 0};
   if (POMPT_Loop_enter(NULL, 0, 9, 1) != POMP_ERR_HANDLE)
     fail("first event without a descriptor");
   if (POMPT_Loop_exit(&never) != POMP_ERR_HANDLE)

@@ -137,8 +137,8 @@ static void seed_tasks(void) {
   NO_TAIL;
 
 static void compact_tasks(void) {
-  static POMPT_Desc_t d_plain = {0, ctc_plain}, d_deps = {0, ctc_deps},
-                      d_undef = {0, ctc_undef}, d_left = {0, ctc_left};
+  static POMPT_Desc_t d_plain = {0, ctc_plain, 0}, d_deps = {0, ctc_deps, 0},
+                      d_undef = {0, ctc_undef, 0}, d_left = {0, ctc_left, 0};
   static POMP_Handle_t h_wait;
   {
     CT_CREATE(w, d_plain, 0)
@@ -201,7 +201,7 @@ static void run(void (*tasks)(void)) {
 }
 
 static int notool(void) {
-  static POMPT_Desc_t d = {0, ctc_plain};
+  static POMPT_Desc_t d = {0, ctc_plain, 0};
   if (POMPT_active || POMPT_on())
     fail("POMPT_active is set without a tool");
   if (POMPT_Task_create_begin(&d, 0) != 0 || d.handle)

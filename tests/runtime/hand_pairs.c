@@ -11,8 +11,8 @@
  * work callback is checked against a stack of the open begins: an end must
  * close the innermost begin, of the same kind; at exit nothing is open and
  * the counts are the expected ones.  Prints PASS or the first violation.
- * Section 5 holds the inline master events of pomp.h (the lane,
- * ompt-bridge/src/bridge_lane.c) to the same rules.
+ * Sections 5 and 6 hold the inline master and atomic events of pomp.h
+ * (the lane, ompt-bridge/src/bridge_lane.c) to the same rules.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +58,62 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
   scope((int)type, endpoint);
 }
 
+/* Atomic constructs' mutex events (section 6): counted, a release only for
+ * an acquisition, every wait id remembered. */
+static int acquires, acquireds, releases, held;
+static uint64_t last_wait_id;
+static int wait_ids_differ;
+
+static void note_wait_id(ompt_wait_id_t w) {
+  if (last_wait_id && w != last_wait_id)
+    wait_ids_differ = 1;
+  last_wait_id = w;
+}
+
+static void on_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
+                       ompt_wait_id_t w, const void *codeptr) {
+  (void)hint, (void)impl, (void)codeptr;
+  if (kind != ompt_mutex_atomic)
+    fail("mutex_acquire of another kind");
+  acquires++;
+  note_wait_id(w);
+}
+
+static void on_acquired(ompt_mutex_t kind, ompt_wait_id_t w,
+                        const void *codeptr) {
+  (void)kind, (void)codeptr;
+  acquireds++;
+  held++;
+  note_wait_id(w);
+}
+
+static void on_released(ompt_mutex_t kind, ompt_wait_id_t w,
+                        const void *codeptr) {
+  (void)kind, (void)codeptr;
+  releases++;
+  if (held-- == 0)
+    fail("a release without an acquisition");
+  note_wait_id(w);
+}
+
+static void mutex_on(ompt_callbacks_t which, int on) {
+  ompt_callback_t cb = which == ompt_callback_mutex_acquire
+                           ? (ompt_callback_t)on_acquire
+                       : which == ompt_callback_mutex_acquired
+                           ? (ompt_callback_t)on_acquired
+                           : (ompt_callback_t)on_released;
+  set_callback(which, on ? cb : (ompt_callback_t)0);
+}
+
+static void expect_mutex(int a, int ad, int r, const char *what) {
+  if (acquires != a || acquireds != ad || releases != r || held != 0) {
+    printf("FAIL: %s: acquire %d acquired %d released %d held %d, expected "
+           "%d %d %d 0\n",
+           what, acquires, acquireds, releases, held, a, ad, r);
+    failures++;
+  }
+}
+
 static void masked_on(int on) {
   set_callback(ompt_callback_masked,
                on ? (ompt_callback_t)on_masked : (ompt_callback_t)0);
@@ -69,8 +125,8 @@ static void register_callbacks(void) {
 
 
 static POMP_Handle_t h_outer, h_inner, h_loop, h_sections, h_task;
-static POMPT_Desc_t d_outer = {0, CTC("type=master*file=pairs.c*lines=11,19")};
-static POMPT_Desc_t d_inner = {0, CTC("type=master*file=pairs.c*lines=12,18")};
+static POMPT_Desc_t d_outer = {0, CTC("type=master*file=pairs.c*lines=11,19"), 0};
+static POMPT_Desc_t d_inner = {0, CTC("type=master*file=pairs.c*lines=12,18"), 0};
 static const char ctc_outer[] = CTC("type=master*file=pairs.c*lines=1,9");
 static const char ctc_inner[] = CTC("type=master*file=pairs.c*lines=2,8");
 static const char ctc_loop[] = CTC("type=for*file=pairs.c*lines=3,4");
@@ -151,7 +207,8 @@ int main(void) {
   POMPT_Master_enter(&d_outer); /* libpompt, which opens the lane */
   POMPT_Master_leave(&d_outer);
   expect(b + 1, e + 1, "inline masked pair");
-  if (!POMPT_lane_v1.usable) /* white box: the pairs below go inline */
+  /* white box: the pairs below go inline */
+  if (POMPT_lane_v1.usable != (POMPT_LANE_READY | POMPT_LANE_OUTERMOST))
     fail("the lane is still closed after a master region");
   POMPT_Master_enter(&d_outer);
   POMPT_Master_enter(&d_inner);
@@ -177,8 +234,8 @@ int main(void) {
    * closed while the task has a construct open), and an inline begin
    * inside a master region libpompt handled. */
   POMP_Loop_enter(&h_loop, T, -1, 0, 9, 1, ctc_loop);
-  if (POMPT_lane_v1.usable)
-    fail("the lane is open inside a loop");
+  if (POMPT_lane_v1.usable != POMPT_LANE_READY)
+    fail("the lane is open for master regions inside a loop");
   POMPT_Master_enter(&d_outer);
   POMPT_Master_leave(&d_outer);
   POMP_Loop_exit(h_loop, T);
@@ -211,6 +268,54 @@ int main(void) {
   TASK_END(h_task)
   TASK_DONE(h_task)
   expect(b + 10, e + 10, "inline masked in a task never announced");
+
+  /* 6. Atomic constructs through the inline events: the first execution
+   * goes to libpompt, which finds an atomic instruction and says so in the
+   * descriptor; later ones are delivered inline.  Either way a release
+   * exactly when the acquisition was delivered, and the thread's own wait
+   * id. */
+  mutex_on(ompt_callback_mutex_acquire, 1);
+  mutex_on(ompt_callback_mutex_acquired, 1);
+  mutex_on(ompt_callback_mutex_released, 1);
+  static POMPT_Desc_t d_atomic = {0, CTC("type=atomic*file=pairs.c*lines=30,30"),
+                                  0};
+  static int x;
+  for (int i = 0; i < 3; i++) {
+    POMPT_Atomic_begin(&d_atomic);
+    __atomic_fetch_add(&x, 1, __ATOMIC_RELAXED);
+    POMPT_Atomic_end(&d_atomic);
+  }
+  expect_mutex(3, 3, 3, "atomic instructions");
+  if (d_atomic.lane != POMPT_LANE_ATOMIC_INSTRUCTION)
+    fail("the descriptor does not say: atomic instruction");
+  if (wait_ids_differ || last_wait_id != (uint64_t)(uintptr_t)&POMPT_lane_v1)
+    fail("an atomic instruction's wait id is not the thread's own");
+  /* Monitoring switched off inside: the release of the delivered
+   * acquisition still comes; switched on inside: nothing. */
+  POMPT_Atomic_begin(&d_atomic);
+  POMP_Off();
+  POMPT_Atomic_end(&d_atomic);
+  POMPT_Atomic_begin(&d_atomic);
+  POMP_On();
+  POMPT_Atomic_end(&d_atomic);
+  expect_mutex(4, 4, 4, "atomic with monitoring switched inside");
+  /* mutex_acquire registered between enter and exit: the acquisition
+   * (mutex_acquired) and its release, as libpompt delivers them. */
+  mutex_on(ompt_callback_mutex_acquire, 0);
+  POMPT_Atomic_begin(&d_atomic);
+  mutex_on(ompt_callback_mutex_acquire, 1);
+  POMPT_Atomic_end(&d_atomic);
+  expect_mutex(4, 5, 5, "atomic with mutex_acquire registered inside");
+  /* In a task never announced: nothing. */
+  POMP_Off();
+  TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
+  TASK_BEGIN(h_task)
+  POMP_On();
+  POMPT_Atomic_begin(&d_atomic);
+  POMPT_Atomic_end(&d_atomic);
+  TASK_END(h_task)
+  TASK_DONE(h_task)
+  expect_mutex(4, 5, 5, "atomic in a task never announced");
 
   if (failures)
     return 1;

@@ -69,7 +69,7 @@ static void register_callbacks(void) {
 }
 
 static const char ctc_par[] = CTC("type=parallel*file=reuse.c*lines=1,4");
-static POMPT_Desc_t d_par = {0, ctc_par};
+static POMPT_Desc_t d_par = {0, ctc_par, 0};
 
 int main(void) {
   long page = sysconf(_SC_PAGESIZE);

@@ -733,7 +733,18 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
     error("mutex_acquire of kind %d", kind);
   if (!wait_id)
     error("mutex_acquire (kind %d) with wait id 0", kind);
-  check_state("mutex_acquire", mutex_wait_state(kind), wait_id, 1);
+  if (kind == ompt_mutex_atomic) {
+    /* An atomic instruction waits for no lock: the thread keeps working;
+     * an atomic under a lock (libgomp's GOMP_atomic_start) waits for it. */
+    ompt_wait_id_t w = 0;
+    int s = get_state(&w);
+    if (!working(s) && !(s == ompt_state_wait_atomic && w == wait_id))
+      error("mutex_acquire (atomic): state 0x%x wait id %lx, expected a "
+            "working state or wait_atomic with wait id %lx",
+            s, (unsigned long)w, (unsigned long)wait_id);
+  } else {
+    check_state("mutex_acquire", mutex_wait_state(kind), wait_id, 1);
+  }
   if (pending_wait && pending_kind != ompt_mutex_test_lock &&
       pending_kind != ompt_mutex_test_nest_lock)
     error("mutex_acquire (kind %d) while an acquire of %lx is pending", kind,
