@@ -429,7 +429,7 @@ EXPORT int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d, const void *codeptr) {
   bridge_atomic_exit(SYNC_EE, codeptr);
   int lane =
       bridge_atomic_lane(__atomic_load_n(&r->atomic_kind, __ATOMIC_RELAXED));
-  if (lane && d->lane != lane)
+  if (lane && __atomic_load_n(&d->lane, __ATOMIC_RELAXED) != lane)
     __atomic_store_n(&d->lane, (unsigned char)lane, __ATOMIC_RELAXED);
   bridge_lane_settle();
   return POMP_SUCCESS;
