@@ -437,6 +437,21 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
 }
 #endif
 
+#ifndef POMPT_STATIC_LIB
+void *bridge_gomp_real(const char *name) {
+  void *p = dlsym(RTLD_NEXT, name);
+  if (p)
+    return p;
+  p = dlsym(RTLD_DEFAULT, name);
+  Dl_info in_p, in_self;
+  if (p && dladdr(p, &in_p) &&
+      dladdr((void *)(uintptr_t)&bridge_gomp_real, &in_self) &&
+      in_p.dli_fbase == in_self.dli_fbase)
+    return NULL; /* libpompt's own: no libgomp */
+  return p;
+}
+#endif
+
 void bridge_gomp_setup(void) {
   real_task = (gomp_task_t)GOMP_REAL(GOMP_task);
   real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel);

@@ -35,7 +35,13 @@
 #include <dlfcn.h>
 #define GOMP_EXPORT __attribute__((visibility("default"), weak))
 #define GOMP_ENTRY(name) name
-#define GOMP_REAL(name) dlsym(RTLD_NEXT, #name)
+/* libgomp's entry: the next definition after libpompt's; or, where libgomp
+ * comes first in the lookup order (a link that named it before libpompt,
+ * which then interposes nothing), the first one, when it is not libpompt's
+ * own (bridge_gomp.c).  libpompt then reports what it sees at the
+ * constructs, as where the entries are not interposed. */
+void *bridge_gomp_real(const char *name);
+#define GOMP_REAL(name) bridge_gomp_real(#name)
 #define GOMP_INTERPOSED(name) (dlsym(RTLD_DEFAULT, #name) == (void *)name)
 #endif
 

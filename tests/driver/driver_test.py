@@ -1097,7 +1097,8 @@ def case_link_lgomp(t):
     """A link line that names libgomp itself (`-lgomp`, no -fopenmp, as
     some makefiles have it): libpompt must still come before libgomp, or
     it cannot interpose libgomp's entries and tools see implicit barriers
-    and tasks without their regions."""
+    and tasks without their regions.  And a program linked with libgomp
+    first all the same still gets a consistent model."""
     tool = need_tool(t, "check_tool")
     src = t.write("lg.c", "#include <stdio.h>\n"
                   "int main(void) {\n"
@@ -1110,12 +1111,20 @@ def case_link_lgomp(t):
                   "}\n")
     t.pomp_cc(t.cc, "-fopenmp", "-O2", "-c", src, "-o", "lg.o")
     t.pomp_cc(t.cc, "lg.o", "-lm", "-lgomp", "-o", "lg")
-    for n in (2, 4):
-        out, _, counts = tool_counts(t, ["./lg"], tool, n)
-        check(out == "499.5\n", "output %r" % out)
-        check(counts.get("parallel_begin") == 1 and
-              counts.get("implicit_task_begin") == n,
-              "%d threads: counts %s" % (n, counts))
+    # Linked by hand with libgomp first: libpompt interposes nothing, finds
+    # libgomp's entries all the same and reports what it sees at the
+    # constructs.
+    root = build_root()
+    t.run([t.cc, "lg.o", "-lgomp", "-L" + root, "-Wl,--no-as-needed",
+           "-lpompt", "-Wl,-rpath," + root, "-o", "lg-first"])
+    for prog in ("./lg", "./lg-first"):
+        for n in (2, 4):
+            out, _, counts = tool_counts(t, [prog], tool, n)
+            check(out == "499.5\n", "%s: output %r" % (prog, out))
+            check(counts.get("parallel_begin") == 1 and
+                  counts.get("implicit_task_begin") == n and
+                  counts.get("thread_end") == n,
+                  "%s, %d threads: counts %s" % (prog, n, counts))
     t.check_tmp_empty()
 
 
