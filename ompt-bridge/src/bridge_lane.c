@@ -1,15 +1,21 @@
 /*
- * bridge_lane.c -- the lane: what the inline master events of pomp.h read
- * (POMPT_Master_enter / POMPT_Master_leave), kept true by libpompt.
+ * bridge_lane.c -- the lane: what the inline events of pomp.h read
+ * (POMPT_Master_enter / _leave, POMPT_Atomic_begin / _end), kept true by
+ * libpompt.
  *
- * An inline event calls the tool's masked callback itself when the lane is
- * usable and otherwise comes here (bridge_lane_masked_begin/_end, from
- * POMPT_Master_begin_at/_end_at).  The lane's bit stack says, for each
- * master region open on the thread, whether its begin was delivered inline
- * (1) or handled here as any other pair (0; bridge_events.c numbers those
- * as before), so that each end goes the way its begin went.
+ * An inline event calls the tool's callbacks itself when the lane allows
+ * and otherwise comes to libpompt (bridge_lane_masked_begin/_end, from
+ * POMPT_Master_begin_at/_end_at; POMPT_Atomic_enter_at/_exit_at).  The
+ * lane's bit stack says, for each master region open on the thread,
+ * whether its begin was delivered inline (1) or handled by libpompt as any
+ * other pair (0; bridge_events.c numbers those as before), so that each
+ * end goes the way its begin went; its atomic field does the same for the
+ * thread's atomic construct.  An atomic construct goes inline only once
+ * libpompt has found it to be an atomic instruction (the descriptor's lane
+ * byte, bridge_atomic.c): one under libgomp's lock must be seen calling
+ * GOMP_atomic_start.
  *
- * Why usability is exactly what bridge_lane_refresh computes:
+ * Why READY and OUTERMOST are exactly what bridge_lane_refresh computes:
  *  - the thread's running task, announced, gives the callback's arguments
  *    and the delivery rule of the other events (a begin only for a task
  *    the tool was told of);

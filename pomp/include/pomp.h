@@ -764,17 +764,19 @@ static int POMPT_on(void) {
   return POMPT_active;
 }
 #endif
-/* ---- The lane: master regions delivered from the instrumented code ------
+/* ---- The lane: events delivered from the instrumented code --------------
  * A native runtime's master construct already calls the runtime, so with a
  * tool its OMPT cost is the two callbacks alone; here the construct costs
  * the program a thread number's test, and two calls into libpompt would be
- * most of what the tool pays.  So the begin and end of a master region call
- * the tool's masked callback directly, inline, whenever libpompt has left
- * the thread's lane open: the thread is known, its running task was
- * announced, nothing is pending for its next event (a barrier end to
- * deliver first, a task a cancellation left) and no other construct of the
- * task is open.  Otherwise the event goes to libpompt (the *_at routines),
- * as every event of the other constructs does.
+ * most of what the tool pays (an atomic instruction likewise, with three
+ * callbacks).  So the begin and end of a master region, and the events of
+ * an atomic instruction, call the tool's callbacks directly, inline,
+ * whenever libpompt has left the thread's lane open: the thread is known,
+ * its running task was announced, nothing is pending for its next event (a
+ * barrier end to deliver first, a task a cancellation left) and, for a
+ * master region, no other construct of the task is open.  Otherwise the
+ * event goes to libpompt (the *_at routines), as every event of the other
+ * constructs does.
  *
  * The lane is libpompt's thread-local record and callback slots; the
  * symbols carry the layout's version, so an object built against another
