@@ -68,6 +68,16 @@
  * call, which would make the library's return address (codeptr_ra) point
  * into the caller's caller instead of the construct. */
 #define NO_TAIL " __asm__ __volatile__(\"\");"
+/* An inline event of pomp.h ("The lane"), where a tool may be active: its
+ * codeptr_ra is the address of an instruction of the construct's own code
+ * after a one-byte nop, so that the address and the byte before it (where
+ * tools look a return address up) are of the construct's line, not of
+ * pomp.h's inlined code.  x86-64, either assembler dialect. */
+#define LANE_EVENT(event)                                                      \
+  "if (POMPT_on()) { const void *pompt_ra; __asm__ "                           \
+  "__volatile__(\"nop\\n\\t1: "                                                \
+  "lea {1b(%%%%rip), %%0|%%0, [rip + 1b]}\" : \"=r\"(pompt_ra)); " event       \
+  "(&pompt_d_%d, pompt_ra); }"
 
 /* ---- Data ---------------------------------------------------------------- */
 
@@ -278,6 +288,9 @@ struct unit {
   size_t ndiags;
   struct api_call *calls;
   size_t ncalls, capcalls;
+  /* pomp.h's inline events can be emitted (pomp.h, "The lane": its
+   * x86-64 marker is in the preprocessed unit). */
+  int lane;
 
   struct site *sites; /* sorted by offset */
   size_t nsites;
@@ -4023,8 +4036,17 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     /* Inline events (pomp.h, "The lane"): without a tool a master region
      * costs the program a thread number's test and no call; with one, the
      * tool's callbacks and no call into libpompt. */
-    instr_buf_printf(&lo->open, "{ POMPT_Master_enter(&pompt_d_%d); ", n);
-    instr_buf_printf(&lo->close, " POMPT_Master_leave(&pompt_d_%d); }", n);
+    if (u->lane) {
+      instr_buf_printf(&lo->open, "{ " LANE_EVENT("POMPT_Master_enter") " ", n);
+      instr_buf_printf(&lo->close, " " LANE_EVENT("POMPT_Master_leave") " }",
+                       n);
+      break;
+    }
+    instr_buf_printf(&lo->open,
+                     "{ if (POMPT_on()) POMPT_Master_begin(&pompt_d_%d); ", n);
+    instr_buf_printf(
+        &lo->close,
+        " if (POMPT_on()) POMPT_Master_end(&pompt_d_%d);" NO_TAIL " }", n);
     break;
   case LK_MASKED: {
     if (!on)
@@ -4083,8 +4105,15 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       break;
     /* Inline events (pomp.h, "The lane"): without a tool no call; with
      * one, an atomic instruction's callbacks and no call into libpompt. */
-    instr_buf_printf(&lo->pre, "POMPT_Atomic_begin(&pompt_d_%d);", n);
-    instr_buf_printf(&lo->post, " POMPT_Atomic_end(&pompt_d_%d);", n);
+    if (u->lane) {
+      instr_buf_printf(&lo->pre, LANE_EVENT("POMPT_Atomic_begin"), n);
+      instr_buf_printf(&lo->post, " " LANE_EVENT("POMPT_Atomic_end"), n);
+      break;
+    }
+    instr_buf_printf(&lo->pre,
+                     "if (POMPT_on()) POMPT_Atomic_enter(&pompt_d_%d);", n);
+    instr_buf_printf(&lo->post,
+                     " if (POMPT_on()) POMPT_Atomic_exit(&pompt_d_%d);", n);
     break;
   case LK_SIMD:
     break;
@@ -5441,6 +5470,17 @@ static int mentions_api(const struct unit *u) {
   return 0;
 }
 
+/* Whether text holds word (a whole identifier). */
+static int has_token(const char *text, size_t len, const char *word) {
+  size_t n = strlen(word);
+  for (size_t i = 0; i + n <= len; i++)
+    if (text[i] == word[0] && memcmp(text + i, word, n) == 0 &&
+        (i == 0 || !is_idch(text[i - 1])) &&
+        (i + n == len || !is_idch(text[i + n])))
+      return 1;
+  return 0;
+}
+
 int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
                        const struct instr_options *opts,
                        struct instr_buf *out) {
@@ -5450,6 +5490,7 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   u.text = text;
   u.len = len;
   u.opts = opts;
+  u.lane = has_token(text, len, "POMPT_lane_x86_64");
   int rc = -1;
   struct interval *targets = NULL, *quiet = NULL;
   size_t ntargets = 0, captargets = 0, nquiet = 0, capquiet = 0;

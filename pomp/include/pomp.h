@@ -788,6 +788,12 @@ static int POMPT_on(void) {
  * libpompt when the lane has closed meanwhile), 0 when libpompt handled it;
  * depth counts them (bits above 64 levels are libpompt's). */
 #if defined(__GNUC__) || defined(__clang__)
+#if defined(__x86_64__)
+/* pomp-instr emits the inline events where the preprocessed unit has this
+ * (it takes the construct's code address with x86-64 assembler in the
+ * construct's own code); elsewhere it emits the exported routines. */
+typedef int POMPT_lane_x86_64;
+#endif
 typedef struct POMPT_Lane {
   void *parallel_data; /* ompt_data_t * of the running task's region */
   void *task_data;     /* ompt_data_t * of the running task */
@@ -864,20 +870,18 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
     POMPT_Master_begin_at(d, codeptr);
   }
 }
-/* The construct's codeptr_ra is an address in its own inlined code (a
- * label's: each copy of the construct has its own), the same whichever way
- * the event goes. */
+/* codeptr: the construct's codeptr_ra, the same whichever way the event
+ * goes.  pomp-instr passes an address it takes with assembler in the
+ * construct's own code, after a one-byte nop: the address and the byte
+ * before it are of the construct's source line, where a tool looks up a
+ * return address (the inlined code itself has pomp.h's lines). */
 static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Master_enter(POMPT_Desc_t *d) {
-  __label__ here;
-here:
-  POMPT_Master_event_(d, 0, &&here);
+POMPT_Master_enter(POMPT_Desc_t *d, const void *codeptr) {
+  POMPT_Master_event_(d, 0, codeptr);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Master_leave(POMPT_Desc_t *d) {
-  __label__ here;
-here:
-  POMPT_Master_event_(d, 1, &&here);
+POMPT_Master_leave(POMPT_Desc_t *d, const void *codeptr) {
+  POMPT_Master_event_(d, 1, codeptr);
 }
 
 /* An atomic construct: its enter and exit.  The lane's atomic field says
@@ -925,34 +929,14 @@ POMPT_Atomic_exit_(POMPT_Desc_t *d, const void *codeptr) {
     POMPT_Atomic_exit_at(d, codeptr);
   }
 }
+/* codeptr as for POMPT_Master_enter. */
 static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Atomic_begin(POMPT_Desc_t *d) {
-  __label__ here;
-here:
-  POMPT_Atomic_enter_(d, &&here);
+POMPT_Atomic_begin(POMPT_Desc_t *d, const void *codeptr) {
+  POMPT_Atomic_enter_(d, codeptr);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Atomic_end(POMPT_Desc_t *d) {
-  __label__ here;
-here:
-  POMPT_Atomic_exit_(d, &&here);
-}
-#else
-static void POMPT_Atomic_begin(POMPT_Desc_t *d) {
-  if (POMPT_on())
-    POMPT_Atomic_enter(d);
-}
-static void POMPT_Atomic_end(POMPT_Desc_t *d) {
-  if (POMPT_on())
-    POMPT_Atomic_exit(d);
-}
-static void POMPT_Master_enter(POMPT_Desc_t *d) {
-  if (POMPT_on())
-    POMPT_Master_begin(d);
-}
-static void POMPT_Master_leave(POMPT_Desc_t *d) {
-  if (POMPT_on())
-    POMPT_Master_end(d);
+POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
+  POMPT_Atomic_exit_(d, codeptr);
 }
 #endif
 
