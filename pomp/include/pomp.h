@@ -870,17 +870,26 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
     POMPT_Master_begin_at(d, codeptr);
   }
 }
+/* Each unit that uses one has one copy of it (not inlined into every
+ * construct: pomp-cc's compile time grows with every inlined body, and the
+ * call within the unit is a few instructions). */
+/* static inline: a unit that uses none has none, even unoptimised; GCC
+ * warns about inline with noinline, which is meant here. */
+#define POMPT_LANE_ENTRY_                                                      \
+  static __inline__ __attribute__((__noinline__, __unused__))
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
 /* codeptr: the construct's codeptr_ra, the same whichever way the event
  * goes.  pomp-instr passes an address it takes with assembler in the
  * construct's own code, after a one-byte nop: the address and the byte
  * before it are of the construct's source line, where a tool looks up a
  * return address (the inlined code itself has pomp.h's lines). */
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Master_enter(POMPT_Desc_t *d, const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Master_enter(POMPT_Desc_t *d,
+                                          const void *codeptr) {
   POMPT_Master_event_(d, 0, codeptr);
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Master_leave(POMPT_Desc_t *d, const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Master_leave(POMPT_Desc_t *d,
+                                          const void *codeptr) {
   POMPT_Master_event_(d, 1, codeptr);
 }
 
@@ -930,14 +939,14 @@ POMPT_Atomic_exit_(POMPT_Desc_t *d, const void *codeptr) {
   }
 }
 /* codeptr as for POMPT_Master_enter. */
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Atomic_begin(POMPT_Desc_t *d, const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
+                                          const void *codeptr) {
   POMPT_Atomic_enter_(d, codeptr);
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
   POMPT_Atomic_exit_(d, codeptr);
 }
+#pragma GCC diagnostic pop
 #endif
 
 POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
