@@ -832,6 +832,8 @@ extern POMPT_Lane_atomic_t POMPT_lane_atomic_v1;
  * atomic instruction, whose events (ompt_mutex_atomic, the thread's own
  * wait id, no waiting state: it waits for no lock) are delivered inline,
  * or not at all (POMPT_ATOMIC=locked, or under ThreadSanitizer). */
+/* A master construct's: libpompt has recorded its call site. */
+#define POMPT_LANE_MASTER_SEEN 1
 #define POMPT_LANE_ATOMIC_INSTRUCTION 1
 #define POMPT_LANE_ATOMIC_SILENT 2
 int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d,
@@ -851,7 +853,10 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
   POMPT_Lane_t *l = &POMPT_lane_v1;
   POMPT_Masked_cb_t cb =
       __atomic_load_n(&POMPT_lane_masked_v1[end], __ATOMIC_RELAXED);
-  int fits = end ? l->depth - 1 < 64 && (l->open & 1) : l->depth < 64;
+  /* A begin goes inline once libpompt has seen the construct (its call
+   * site is then known to pompt_region_info); an end when its begin did. */
+  int fits = end ? l->depth - 1 < 64 && (l->open & 1)
+                 : l->depth < 64 && __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
   if (__builtin_expect(
           cb && l->usable == (POMPT_LANE_READY | POMPT_LANE_OUTERMOST) && fits,
           1)) {

@@ -338,8 +338,11 @@ EXPORT int32_t POMPT_Master_end(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
   int32_t status = POMP_SUCCESS;
   struct pomp_region *r = NULL;
-  if (bridge_active && (r = desc_first(d, &status)) != NULL)
+  if (bridge_active && (r = desc_first(d, &status)) != NULL) {
     pomp_region_site(r, POMP_SITE_FIRST, codeptr);
+    if (!__atomic_load_n(&d->lane, __ATOMIC_RELAXED))
+      __atomic_store_n(&d->lane, POMPT_LANE_MASTER_SEEN, __ATOMIC_RELAXED);
+  }
   bridge_lane_masked_begin(r != NULL, codeptr, FRAME);
   NO_TAIL_CALL();
   return r || !bridge_active ? POMP_SUCCESS : status;
