@@ -147,6 +147,43 @@ static bool is_openmp_runtime(const char *lib) {
   return found;
 }
 
+/* Whether a link argument names an OpenMP runtime: -lgomp, -l:libgomp.so.1,
+ * .../libgomp.so (as CMake writes it). */
+static bool names_openmp_runtime(const char *arg) {
+  if (arg[0] == '-')
+    return arg[1] == 'l' && arg[2] && is_openmp_runtime(arg + 2);
+  char *lib = du_xasprintf(":%s", du_basename(arg));
+  bool found = is_openmp_runtime(lib);
+  free(lib);
+  return found;
+}
+
+/* libpompt in front of the first argument that names an OpenMP runtime, if
+ * any: the program's GOMP_ calls bind to the first library that has them,
+ * and a link line can name the runtime itself (-lgomp instead of
+ * -fopenmp), before the libpompt added at its end. */
+static void put_libpompt_before_runtime(struct du_argv *cmd, size_t first,
+                                        const char *libdir) {
+  size_t at = first;
+  while (at < cmd->n && !names_openmp_runtime(cmd->v[at]))
+    at++;
+  if (at == cmd->n)
+    return;
+  struct du_argv out;
+  du_argv_init(&out);
+  for (size_t k = 0; k < cmd->n; k++) {
+    if (k == at) {
+      du_argv_pushf(&out, "-L%s", libdir);
+      du_argv_push(&out, "-Wl,--push-state,--no-as-needed");
+      du_argv_push(&out, "-lpompt");
+      du_argv_push(&out, "-Wl,--pop-state");
+    }
+    du_argv_push(&out, cmd->v[k]);
+  }
+  du_argv_free(cmd);
+  *cmd = out;
+}
+
 /* -lname: the archive the linker would take from one of the directories
  * (a shared library found first ends the search: it registers its own
  * constructs).  False when none of them has the library. */
@@ -255,11 +292,8 @@ static void scan(struct link_line *l, const struct du_argv *args) {
       }
       l->n_inputs++;
       add_file(l, a);
-      /* .../libgomp.so, as CMake writes it */
-      char *lib = du_xasprintf(":%s", du_basename(a));
-      if (is_openmp_runtime(lib))
+      if (names_openmp_runtime(a))
         l->openmp = true;
-      free(lib);
       k++;
       continue;
     }
@@ -356,39 +390,6 @@ static bool is_init_function(const char *name) {
  * whose references to the real routines are weak, and GCC's --as-needed
  * default would otherwise drop libgomp and leave the wrappers without a
  * runtime (omp_test_lock "succeeding" on a held lock). */
-/* Whether a user's link argument names libgomp as a library to link. */
-static bool names_libgomp(const char *arg) {
-  if (strcmp(arg, "-lgomp") == 0 || strcmp(arg, "-l:libgomp.so.1") == 0)
-    return true;
-  const char *base = strrchr(arg, '/');
-  base = base ? base + 1 : arg;
-  return arg[0] != '-' && strncmp(base, "libgomp.so", 10) == 0;
-}
-
-/* libpompt in front of the first argument that names libgomp, if any
- * (the program's GOMP_ calls bind to the first library that has them). */
-static void put_libpompt_before_libgomp(struct du_argv *cmd, size_t first,
-                                        const char *libdir) {
-  size_t at = first;
-  while (at < cmd->n && !names_libgomp(cmd->v[at]))
-    at++;
-  if (at == cmd->n)
-    return;
-  struct du_argv out;
-  du_argv_init(&out);
-  for (size_t k = 0; k < cmd->n; k++) {
-    if (k == at) {
-      du_argv_pushf(&out, "-L%s", libdir);
-      du_argv_push(&out, "-Wl,--push-state,--no-as-needed");
-      du_argv_push(&out, "-lpompt");
-      du_argv_push(&out, "-Wl,--pop-state");
-    }
-    du_argv_push(&out, cmd->v[k]);
-  }
-  du_argv_free(cmd);
-  *cmd = out;
-}
-
 static bool uses_libgomp(const char *compiler, const struct link_line *l) {
   return l->openmp && !strstr(du_basename(compiler), "clang");
 }
@@ -793,11 +794,11 @@ int main(int argc, char **argv) {
     }
   }
 
-  /* A link line that names libgomp itself (`-lgomp` instead of -fopenmp,
-   * as some makefiles have it) puts it before libpompt, which then cannot
-   * interpose libgomp's entries: libpompt goes before it. */
+  /* A link line that names the runtime itself (`-lgomp` instead of
+   * -fopenmp, as some makefiles have it) would put it before libpompt,
+   * which then could not interpose its entries. */
   if (!l.is_static)
-    put_libpompt_before_libgomp(&cmd, (size_t)ncomp, paths.libdir);
+    put_libpompt_before_runtime(&cmd, (size_t)ncomp, paths.libdir);
 
   /* 2. the init unit */
   const char *tmpdir = du_tmpdir("pomp-link");
