@@ -906,7 +906,7 @@ void bridge_lane_masked_begin(int pair, const void *codeptr, void *frame) {
   bridge_thread_t *t = bridge_active ? enter_event(frame) : NULL;
   if (pair)
     bridge_masked_fast(ompt_scope_begin, codeptr, frame);
-  bridge_lane_push(0);
+  bridge_lane_push();
   if (t)
     bridge_lane_refresh(t);
 }
@@ -1076,15 +1076,23 @@ static ompt_state_t mutex_state(ompt_mutex_t kind) {
   }
 }
 
+/* The mutex_acquire callback alone, for the thread's announced task. */
 static inline __attribute__((always_inline)) void
-mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind, unsigned hint,
-              ompt_wait_id_t wait_id, const void *codeptr) {
-  bridge_set_state(t, mutex_state(kind), wait_id);
+deliver_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
+                unsigned hint, ompt_wait_id_t wait_id, const void *codeptr) {
   if (!announced(t))
     return;
   ompt_callback_mutex_acquire_t cb = BRIDGE_ACTIVE(bucket, mutex_acquire);
   if (cb)
     cb(kind, hint, BRIDGE_MUTEX_IMPL, wait_id, codeptr);
+}
+
+/* The thread begins to wait for the mutex. */
+static inline __attribute__((always_inline)) void
+mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind, unsigned hint,
+              ompt_wait_id_t wait_id, const void *codeptr) {
+  bridge_set_state(t, mutex_state(kind), wait_id);
+  deliver_acquire(t, bucket, kind, hint, wait_id, codeptr);
 }
 
 /* The events below have a fast path (enter_quick) that makes no call but
@@ -1156,10 +1164,8 @@ int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id, int waits,
   if (waits) { /* for libgomp's lock */
     mutex_acquire(t, bucket, ompt_mutex_atomic, 0, wait_id, codeptr);
     bridge_set_state(t, bridge_working_state(t->cur), 0);
-  } else if (announced(t)) {
-    ompt_callback_mutex_acquire_t cb = BRIDGE_ACTIVE(bucket, mutex_acquire);
-    if (cb)
-      cb(ompt_mutex_atomic, 0, BRIDGE_MUTEX_IMPL, wait_id, codeptr);
+  } else {
+    deliver_acquire(t, bucket, ompt_mutex_atomic, 0, wait_id, codeptr);
   }
   if (!(bridge_enabled & announced(t)))
     return 0;

@@ -501,36 +501,29 @@ static inline void bridge_task_unref_by(bridge_thread_t *self,
  * to the thread's state. */
 extern __thread POMPT_Lane_t POMPT_lane_v1
     __attribute__((tls_model("initial-exec")));
-/* POMPT_LANE_READY exactly when an inline event may skip libpompt: the
- * thread runs an announced task and nothing is to be done first at its
- * next event (a pending barrier end, what a cancellation left);
- * POMPT_LANE_OUTERMOST besides when none of the task's constructs is open
- * (what a master region needs).  Only for the calling thread's own
- * record. */
-static inline void bridge_lane_refresh(bridge_thread_t *t) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
-  bridge_task_t *cur = t->cur;
-  if (cur) {
-    l->parallel_data = cur->parallel_data;
-    l->task_data = &cur->task_data;
-  }
-  int ready = cur && cur != t->pending && cur->announced && !t->lane_hold;
-  l->usable =
-      (uint16_t)(ready ? POMPT_LANE_READY | (t->nscopes == cur->scope_base
-                                                 ? POMPT_LANE_OUTERMOST
-                                                 : 0)
-                       : 0);
-}
-/* The same where the thread has just pushed task, which then has no
- * construct open and is not pending. */
-static inline void bridge_lane_enter_task(bridge_thread_t *t,
-                                          bridge_task_t *task) {
+/* The lane shows task, the thread's running one: its data, and
+ * POMPT_LANE_READY exactly when an inline event may skip libpompt (the task
+ * was announced, no cancellation left anything to end), with
+ * POMPT_LANE_OUTERMOST when none of the task's constructs is open (what a
+ * master region needs).  Only for the calling thread's own record. */
+static inline void bridge_lane_show(bridge_thread_t *t, bridge_task_t *task,
+                                    int outermost) {
   POMPT_Lane_t *l = &POMPT_lane_v1;
   l->parallel_data = task->parallel_data;
   l->task_data = &task->task_data;
-  l->usable = (uint16_t)((task->announced & !t->lane_hold)
-                             ? POMPT_LANE_READY | POMPT_LANE_OUTERMOST
-                             : 0);
+  l->usable =
+      (uint16_t)((task->announced & !t->lane_hold)
+                     ? POMPT_LANE_READY | (outermost ? POMPT_LANE_OUTERMOST : 0)
+                     : 0);
+}
+/* The same for whatever the thread's state is now: nothing is usable while
+ * a barrier end is pending for its next event. */
+static inline void bridge_lane_refresh(bridge_thread_t *t) {
+  bridge_task_t *cur = t->cur;
+  if (!cur || cur == t->pending)
+    POMPT_lane_v1.usable = 0;
+  else
+    bridge_lane_show(t, cur, t->nscopes == cur->scope_base);
 }
 /* A construct of the running task opened a scope: inline master events
  * would no longer nest inside it correctly if a cancellation ended both
@@ -546,9 +539,10 @@ static inline void bridge_lane_close(void) {
  * left open: their ends, innermost first (after the task's other open
  * constructs, which began inside them), on the calling thread. */
 void bridge_lane_unwind(bridge_task_t *task);
-/* Push a master region's bit (1: its begin was delivered inline), pop the
- * innermost one's (0 also for none, or one deeper than the bits). */
-void bridge_lane_push(int inline_begun);
+/* Push the bit of a master region libpompt handles (0), pop the innermost
+ * one's (1: its begin was delivered inline; 0 also for none, or one deeper
+ * than the bits). */
+void bridge_lane_push(void);
 int bridge_lane_pop(void);
 /* The callback slots the inline events read (set_callback, On/Off, groups,
  * activation, finalisation). */
@@ -572,7 +566,7 @@ static inline void bridge_task_push_as(bridge_thread_t *t, bridge_task_t *task,
   atomic_signal_fence(memory_order_seq_cst);
   t->cur = task;
   if (t == bridge_self)
-    bridge_lane_enter_task(t, task);
+    bridge_lane_show(t, task, 1); /* a task just pushed has nothing open */
 }
 static inline void bridge_task_push(bridge_thread_t *t, bridge_task_t *task) {
   bridge_task_push_as(t, task, -1);
@@ -586,7 +580,7 @@ static inline void bridge_task_pop_as(bridge_thread_t *t, bridge_task_t *task,
   if (self) {
     for (int k = 0; k < BRIDGE_PAIRS; k++)
       bridge_pairs[k].next = task->pair_next[k];
-    /* Reopened by the next master event that comes to libpompt: a
+    /* Reopened by the next inline event that comes to libpompt: a
      * resumed task is often in a construct (a barrier, a taskwait), and
      * the test is more than the store. */
     bridge_lane_close();

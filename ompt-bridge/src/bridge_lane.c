@@ -91,10 +91,10 @@ int bridge_lane_pop(void) {
   return bit;
 }
 
-void bridge_lane_push(int inline_begun) {
+void bridge_lane_push(void) {
   POMPT_Lane_t *l = &POMPT_lane_v1;
   if (l->depth < 64)
-    l->open = l->open << 1 | (uint64_t)(inline_begun != 0);
+    l->open <<= 1;
   l->depth++;
 }
 

@@ -828,12 +828,13 @@ typedef struct POMPT_Lane_atomic {
   POMPT_Mutex_cb_t acquired, released;
 } POMPT_Lane_atomic_t;
 extern POMPT_Lane_atomic_t POMPT_lane_atomic_v1;
-/* A descriptor's lane byte for an atomic construct: GCC compiled it to an
- * atomic instruction, whose events (ompt_mutex_atomic, the thread's own
- * wait id, no waiting state: it waits for no lock) are delivered inline,
- * or not at all (POMPT_ATOMIC=locked, or under ThreadSanitizer). */
-/* A master construct's: libpompt has recorded its call site. */
+/* A descriptor's lane byte.  A master construct's: libpompt has recorded
+ * its call site. */
 #define POMPT_LANE_MASTER_SEEN 1
+/* An atomic construct's: GCC compiled it to an atomic instruction, whose
+ * events (ompt_mutex_atomic, the thread's own wait id, no waiting state: it
+ * waits for no lock) are delivered inline, or not at all (POMPT_ATOMIC=
+ * locked, or under ThreadSanitizer). */
 #define POMPT_LANE_ATOMIC_INSTRUCTION 1
 #define POMPT_LANE_ATOMIC_SILENT 2
 int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d,
@@ -845,11 +846,11 @@ int32_t POMPT_Master_begin_at(POMPT_Desc_t *d,
 int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) POMPT_NOTHROW;
 
 /* One event: end 0 for the begin, 1 for the end.  A begin needs a free bit
- * of the stack, an end its begin's bit set (delivered inline). */
+ * of the stack, an end its begin's bit set (delivered inline).  The caller
+ * tests POMPT_on() (pomp-instr's guard); without a tool the slots are empty
+ * and libpompt's routines return at once. */
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
-  if (!POMPT_on())
-    return;
   POMPT_Lane_t *l = &POMPT_lane_v1;
   POMPT_Masked_cb_t cb =
       __atomic_load_n(&POMPT_lane_masked_v1[end], __ATOMIC_RELAXED);
@@ -901,11 +902,10 @@ POMPT_LANE_ENTRY_ void POMPT_Master_leave(POMPT_Desc_t *d,
 /* An atomic construct: its enter and exit.  The lane's atomic field says
  * how the enter went, so that the exit goes the same way: 0 nothing, 1
  * delivered inline, 2 libpompt (which learns the construct's kind there on
- * its first execution; until then every execution goes to libpompt). */
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Atomic_enter_(POMPT_Desc_t *d, const void *codeptr) {
-  if (!POMPT_on())
-    return;
+ * its first execution; until then every execution goes to libpompt).
+ * codeptr as for POMPT_Master_enter. */
+POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
+                                          const void *codeptr) {
   POMPT_Lane_t *l = &POMPT_lane_v1;
   unsigned char k = __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
   if (k == POMPT_LANE_ATOMIC_SILENT)
@@ -927,10 +927,7 @@ POMPT_Atomic_enter_(POMPT_Desc_t *d, const void *codeptr) {
     POMPT_Atomic_enter_at(d, codeptr);
   }
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-POMPT_Atomic_exit_(POMPT_Desc_t *d, const void *codeptr) {
-  if (!POMPT_on())
-    return;
+POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
   POMPT_Lane_t *l = &POMPT_lane_v1;
   unsigned path = l->atomic;
   l->atomic = 0;
@@ -942,14 +939,6 @@ POMPT_Atomic_exit_(POMPT_Desc_t *d, const void *codeptr) {
   } else if (path == 2) {
     POMPT_Atomic_exit_at(d, codeptr);
   }
-}
-/* codeptr as for POMPT_Master_enter. */
-POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
-                                          const void *codeptr) {
-  POMPT_Atomic_enter_(d, codeptr);
-}
-POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
-  POMPT_Atomic_exit_(d, codeptr);
 }
 #pragma GCC diagnostic pop
 #endif
