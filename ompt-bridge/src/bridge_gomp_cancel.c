@@ -78,6 +78,15 @@ __attribute__((constructor)) static void gomp_cancel_setup(void) {
       (gomp_end_cancel_t)GOMP_REAL(GOMP_sections_end_cancel);
 }
 
+/* What an entry returns: a thread that found its construct cancelled
+ * leaves for its end, past the events it skips, so the inline events of
+ * pomp.h wait until libpompt has ended what it left (bridge_lane.c). */
+static inline bool leaving(bool cancelled) {
+  if (cancelled)
+    bridge_lane_hold();
+  return cancelled;
+}
+
 /* Whether a detection would reach the tool now: one load. */
 static inline bool wanted(void) {
   return bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_cancel);
@@ -112,14 +121,11 @@ cancellation_point_slow(int which, const void *codeptr, void *frame) {
 
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancellation_point)(int which) {
   gomp_cancellation_point_t real = real_cancellation_point;
-  bool cancelled =
-      __builtin_expect(!real || wanted(), 0)
-          ? cancellation_point_slow(which, __builtin_return_address(0),
-                                    __builtin_dwarf_cfa())
-          : real(which);
-  if (cancelled)
-    bridge_lane_hold();
-  return cancelled;
+  return leaving(__builtin_expect(!real || wanted(), 0)
+                     ? cancellation_point_slow(which,
+                                               __builtin_return_address(0),
+                                               __builtin_dwarf_cfa())
+                     : real(which));
 }
 
 static __attribute__((noinline)) bool
@@ -134,14 +140,11 @@ cancel_slow(int which, bool do_cancel, const void *codeptr, void *frame) {
 
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   gomp_cancel_t real = real_cancel;
-  bool cancelled =
-      __builtin_expect(!real || (!do_cancel && wanted()), 0)
-          ? cancel_slow(which, do_cancel, __builtin_return_address(0),
-                        __builtin_dwarf_cfa())
-          : real(which, do_cancel);
-  if (cancelled)
-    bridge_lane_hold();
-  return cancelled;
+  return leaving(__builtin_expect(!real || (!do_cancel && wanted()), 0)
+                     ? cancel_slow(which, do_cancel,
+                                   __builtin_return_address(0),
+                                   __builtin_dwarf_cfa())
+                     : real(which, do_cancel));
 }
 
 /* GOMP_loop_end_cancel, GOMP_sections_end_cancel: a worksharing
@@ -158,13 +161,10 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   }                                                                            \
   GOMP_EXPORT bool GOMP_ENTRY(name)(void) {                                    \
     gomp_end_cancel_t real = real_var;                                         \
-    bool cancelled =                                                           \
+    return leaving(                                                            \
         __builtin_expect(!real || wanted(), 0)                                 \
             ? name##_slow(__builtin_return_address(0), __builtin_dwarf_cfa())  \
-            : real();                                                          \
-    if (cancelled)                                                             \
-      bridge_lane_hold();                                                      \
-    return cancelled;                                                          \
+            : real());                                                         \
   }
 
 END_CANCEL(GOMP_loop_end_cancel, real_loop_end_cancel)
