@@ -443,12 +443,7 @@ void *bridge_gomp_real(const char *name) {
   if (p)
     return p;
   p = dlsym(RTLD_DEFAULT, name);
-  Dl_info in_p, in_self;
-  if (p && dladdr(p, &in_p) &&
-      dladdr((void *)(uintptr_t)&bridge_gomp_real, &in_self) &&
-      in_p.dli_fbase == in_self.dli_fbase)
-    return NULL; /* libpompt's own: no libgomp */
-  return p;
+  return p && bridge_inside_libpompt(p) ? NULL : p; /* own: no libgomp */
 }
 #endif
 

@@ -308,6 +308,9 @@ extern _Atomic(ompt_callback_t) bridge_group_cb[BRIDGE_BUCKETS]
                                                [BRIDGE_CALLBACK_SLOTS];
 extern int bridge_enabled; /* POMP_On/Off */
 
+/* Whether a code address is libpompt's own (an ompt_start_tool or a GOMP_
+ * entry found by name might be). */
+int bridge_inside_libpompt(const void *addr);
 /* Recompute the active and group tables (set_callback, On/Off, groups). */
 void bridge_tables_update(void);
 /* The program called libgomp's entry (GOMP_...) through libpompt but

@@ -81,12 +81,10 @@ static int native_ompt_runtime(void) {
 
 typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned, const char *);
 
-/* An ompt_start_tool that lives inside libpompt is not a tool's. */
-static int inside_libpompt(start_tool_fn start) {
+int bridge_inside_libpompt(const void *addr) {
   Dl_info mine, theirs;
-  return dladdr((void *)(uintptr_t)&inside_libpompt, &mine) &&
-         dladdr((void *)(uintptr_t)start, &theirs) &&
-         mine.dli_fbase == theirs.dli_fbase;
+  return dladdr((void *)(uintptr_t)&bridge_inside_libpompt, &mine) &&
+         dladdr(addr, &theirs) && mine.dli_fbase == theirs.dli_fbase;
 }
 
 /* The registration log between its START and END lines is written in the
@@ -110,7 +108,8 @@ static void reg_log(const char *fmt, ...) {
  * (*declined set): the caller words that. */
 static ompt_start_tool_result_t *try_start(start_tool_fn start, int *declined) {
   *declined = 0;
-  if (inside_libpompt(start)) {
+  /* An ompt_start_tool that lives inside libpompt is not a tool's. */
+  if (bridge_inside_libpompt((const void *)(uintptr_t)start)) {
     reg_log("Failed: the ompt_start_tool found is libpompt's own.\n");
     return NULL;
   }
