@@ -35,15 +35,17 @@ static inline struct pomp_region *desc_later(POMPT_Desc_t *d) {
 }
 
 /* First event: returns from the entry point when no tool listens or the
- * handle cannot be made; records the call site as the construct's first. */
-#define D_FIRST(d)                                                             \
+ * handle cannot be made; records the call site (codeptr) as the
+ * construct's first. */
+#define D_FIRST_AT(d, codeptr)                                                 \
   if (!bridge_active)                                                          \
     return POMP_SUCCESS;                                                       \
   int32_t status_ = POMP_ERR_HANDLE;                                           \
   struct pomp_region *r = desc_first((d), &status_);                           \
   if (!r)                                                                      \
     return status_;                                                            \
-  pomp_region_site(r, POMP_SITE_FIRST, CODEPTR)
+  pomp_region_site(r, POMP_SITE_FIRST, (codeptr))
+#define D_FIRST(d) D_FIRST_AT(d, CODEPTR)
 
 /* Later event of a descriptor. */
 #define D_LATER(d)                                                             \
@@ -415,13 +417,7 @@ EXPORT int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) {
  * execution found out, so that later ones of an atomic instruction need no
  * call (only this family's descriptors are known to have the byte). */
 EXPORT int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d, const void *codeptr) {
-  if (!bridge_active)
-    return POMP_SUCCESS;
-  int32_t status = POMP_ERR_HANDLE;
-  struct pomp_region *r = desc_first(d, &status);
-  if (!r)
-    return status;
-  pomp_region_site(r, POMP_SITE_FIRST, codeptr);
+  D_FIRST_AT(d, codeptr);
   bridge_atomic_enter(SYNC_EE, &r->atomic_kind, codeptr, FRAME);
   NO_TAIL_CALL();
   return POMP_SUCCESS;
