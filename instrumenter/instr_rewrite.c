@@ -4140,11 +4140,13 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     instr_buf_free(&deps);
     /* The compact family (pomp.h): a one-word instance, and no call at all
      * when no tool can be active (doc/performance.md, "A task with no
-     * tool"). */
+     * tool").  Without depend and detach clauses the construct hands its
+     * tasks to libpompt's GOMP_task once it can (pomp.h, POMPT_Task_new);
+     * dependences and a detached end need the instance. */
+    int handed = !(flags & 0x30);
     instr_buf_printf(&lo->pre,
-                     "if (POMPT_on()) pompt_task_%d = "
-                     "POMPT_Task_create_begin(&pompt_d_%d, ",
-                     n, n);
+                     "if (POMPT_on()) pompt_task_%d = %s(&pompt_d_%d, ", n,
+                     handed ? "POMPT_Task_new" : "POMPT_Task_create_begin", n);
     const struct omp_clause *cif = find_if(u, p, "task");
     const struct omp_clause *cfi = find_clause(p, OMP_CLAUSE_FINAL);
     int terms = 0;
@@ -4164,6 +4166,13 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        " if (pompt_task_%d) POMPT_Task_dependences("
                        "pompt_task_%d, pompt_deps_%d, %d);",
                        n, n, n, ndeps);
+    if (handed) {
+      instr_buf_printf(&lo->open, "{ POMPT_Task_enter(pompt_task_%d); ", n);
+      instr_buf_printf(&lo->close,
+                       " POMPT_Task_leave(pompt_task_%d);" NO_TAIL " }", n);
+      instr_buf_printf(&lo->post, " POMPT_Task_created(pompt_task_%d);", n);
+      break;
+    }
     instr_buf_printf(&lo->open,
                      "{ if (pompt_task_%d) POMPT_Task_begin(pompt_task_%d); ",
                      n, n);

@@ -1661,6 +1661,7 @@ task_create_begin(bridge_thread_t *t, task_handle_t *h, int pomp_flags,
   t->create_pending.deps = NULL;
   t->create_pending.ndeps = 0;
   t->create_pending.has_dependences = (pomp_flags & POMP_TASK_HAS_DEPEND) != 0;
+  t->create_pending.handoff = NULL;
   if (!bridge_fork_deferred)
     bridge_create_deliver(t);
   return POMP_SUCCESS;
@@ -1694,7 +1695,7 @@ int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
 }
 
 uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
-                                        void *frame) {
+                                        void *frame, unsigned char *lane) {
   task_handle_t h = {NULL, 0, 0};
   if (__builtin_expect(
           create_begin_h(&h, pomp_flags, codeptr, frame) != POMP_SUCCESS, 0)) {
@@ -1703,6 +1704,9 @@ uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
     bridge_task_create_end(NULL, frame);
     return 0;
   }
+  bridge_thread_t *t = bridge_self;
+  if (t->create_pending.rec == h.rec)
+    t->create_pending.handoff = lane;
   return (uintptr_t)h.rec;
 }
 
@@ -2201,7 +2205,8 @@ void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner) {
  * which copies the task's firstprivate data out of its block before its
  * first statement (Task_begin): a tool that orders memory through OMPT
  * needs the begin before that read, as a native runtime delivers it. */
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
+                            int block_begins) {
   task_handle_t h = {rec, gen, HANDLE_TASK};
   bridge_thread_t *t = bridge_self;
   bridge_task_t *cur = t ? t->cur : NULL;
@@ -2211,23 +2216,86 @@ int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
                            handle_task(&h, BRIDGE_TASK_CREATED) &&
                            t->create_pending.rec != rec,
                        1)) {
-    rec->early_begun = 1;
+    rec->early_begun = (uint8_t)block_begins;
     task_begin_in(t, rec, frame);
     return 1;
   }
   t = bridge_thread_self();
   if (!t || task_begin(t, &h, frame) != POMP_SUCCESS)
     return 0;
-  rec->early_begun = 1;
+  rec->early_begun = (uint8_t)block_begins;
   return 1;
 }
 
-void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame) {
+/* ---- Tasks their construct handed over (pomp.h, POMPT_Task_new) ---------
+ * libpompt's GOMP_task creates the task (bridge_task_handed_create), runs
+ * it through its trampoline (bridge_task_begin_early, then
+ * bridge_task_handed_end) and closes the scheduling point
+ * (bridge_task_handed_created), all within the one call: the encountering
+ * task's enter_frame needs no scope to be cleared by.  Anything unusual
+ * takes the general events' path. */
+bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
+                                         int pomp_flags, const void *codeptr,
+                                         void *frame) {
+  bridge_thread_t *t = enter_quick(frame, 0);
+  if (__builtin_expect(!t || !t->free_tasks || !bridge_fork_deferred ||
+                           t->create_pending.rec || t->lane_hold,
+                       0)) {
+    hd->how = BRIDGE_HANDED_GENERAL;
+    return (bridge_task_t *)bridge_task_create_begin_word(pomp_flags, codeptr,
+                                                          frame, NULL);
+  }
+  bridge_task_t *enc = t->cur;
+  hd->enc = enc;
+  hd->how = set_enter_frame(t, frame) ? BRIDGE_HANDED_FRAME_SET : 0;
+  bridge_task_t *rec = new_task(t, enc, pomp_flags, 1);
+  t->create_pending.rec = rec;
+  t->create_pending.enc = enc;
+  t->create_pending.codeptr = codeptr;
+  t->create_pending.deps = NULL;
+  t->create_pending.ndeps = 0;
+  t->create_pending.has_dependences = 0;
+  t->create_pending.handoff = NULL;
+  return rec;
+}
+
+void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame) {
+  if (hd->how == BRIDGE_HANDED_GENERAL) {
+    bridge_task_create_end(NULL, frame);
+    return;
+  }
+  bridge_thread_t *t = bridge_self;
+  if (__builtin_expect(t->create_pending.rec != NULL, 0))
+    bridge_create_deliver(t); /* libgomp never copied the task's data */
+  if (hd->how == BRIDGE_HANDED_FRAME_SET)
+    hd->enc->frame.enter_frame.ptr = NULL;
+}
+
+void bridge_task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
+                            int block_ended) {
+  bridge_thread_t *t = bridge_self;
+  if (__builtin_expect(t && t->cur == rec && bridge_active &&
+                           gen_of(rec) == gen &&
+                           __atomic_load_n(&rec->status, __ATOMIC_RELAXED) ==
+                               BRIDGE_TASK_RUNNING,
+                       1)) {
+    if (!block_ended)
+      rec->cancelled = 1;
+    task_finish_inline(t, rec,
+                       rec->cancelled ? ompt_task_cancel : ompt_task_complete);
+    return;
+  }
+  bridge_task_returned(rec, gen, frame, block_ended);
+}
+
+void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,
+                          int block_ended) {
   task_handle_t h = {rec, gen, HANDLE_TASK};
   if (!bridge_active || !bridge_thread_peek() ||
       !handle_task(&h, BRIDGE_TASK_RUNNING))
     return; /* ended by its Task_end (or never begun) */
   rec->early_begun = 0;
-  rec->cancelled = 1; /* left without Task_end: cancelled */
+  if (!block_ended)
+    rec->cancelled = 1; /* the block was left before its end: cancelled */
   bridge_task_end((POMP_Task_t *)(void *)&h, frame);
 }

@@ -290,7 +290,8 @@ typedef struct task_hdr {
   void (*fn)(void *); /* the program's outlined function */
   bridge_task_t *rec; /* the task's record, and its generation then */
   unsigned gen;
-  long off; /* where the program's block starts */
+  unsigned char handed; /* handed over by its construct (POMPT_Task_new) */
+  long off;             /* where the program's block starts */
 } task_hdr_t;
 
 /* What libpompt's copy function copies from. */
@@ -323,7 +324,11 @@ static void task_copy(void *dst, void *src) {
     bridge_create_deliver(t);
 }
 
-/* The task's function, on the thread that runs it. */
+/* The task's function, on the thread that runs it.  A task its construct
+ * handed over makes no call of its own: it begins here and ends here, as
+ * complete when its block marked the lane at its end (POMPT_Task_leave),
+ * else as cancelled.  The mark is the running task's: an undeferred task
+ * run inside the block keeps its own and gives the block's back. */
 static void task_run(void *arg) {
   task_hdr_t *h = arg;
   void *block = (char *)arg + h->off;
@@ -332,9 +337,20 @@ static void task_run(void *arg) {
     *(void **)block = h->event;
     bridge_detach_register(h->rec, h->gen, h->event);
   }
-  bridge_task_begin_early(h->rec, h->gen, frame);
+  if (!h->handed) {
+    bridge_task_begin_early(h->rec, h->gen, frame, 1);
+    h->fn(block);
+    bridge_task_returned(h->rec, h->gen, frame, 0);
+    return;
+  }
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  uint32_t outer = l->task_ended;
+  l->task_ended = 0;
+  bridge_task_begin_early(h->rec, h->gen, frame, 0);
   h->fn(block);
-  bridge_task_returned(h->rec, h->gen, frame);
+  uint32_t ended = l->task_ended;
+  l->task_ended = outer;
+  bridge_task_handed_end(h->rec, h->gen, frame, (int)ended);
 }
 
 /* Blocks up to this size (header included) are built on the stack. */
@@ -388,15 +404,43 @@ void task_observed(void (*fn)(void *), void *data,
     bridge_gomp_missing("GOMP_task");
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
+  unsigned char handed = 0;
+#ifdef GOMP_JUMP_ENTRIES
+  /* Reached by a jump from GOMP_task: the frame is the program's at its
+   * call, as a native runtime's task entry has it. */
+  void *frame = __builtin_dwarf_cfa();
+  bridge_task_handed_t hd;
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Desc_t *d = l->task;
+  if (d) { /* a construct handed its task over (POMPT_Task_new) */
+    l->task = NULL;
+    if (!rec && arg_size >= 0) {
+      rec = bridge_task_handed_create(&hd, l->task_flags,
+                                      pomp_task_handed_codeptr(d), frame);
+      t = bridge_self;
+      handed = rec != NULL;
+    }
+  }
+#endif
   if (!rec || arg_size < 0) {
     real_task(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
               priority, detach);
     return;
   }
+#ifdef GOMP_JUMP_ENTRIES
+  /* The construct learns that its tasks come here (only where this entry
+   * has the program's frame, as every event has it: the jump entries). */
+  unsigned char *lane = t->create_pending.handoff;
+  t->create_pending.handoff = NULL;
+  /* Written once: the construct's other threads read its line. */
+  if (lane && __atomic_load_n(lane, __ATOMIC_RELAXED) != POMPT_LANE_TASK_HANDED)
+    __atomic_store_n(lane, POMPT_LANE_TASK_HANDED, __ATOMIC_RELAXED);
+#endif
   long al = arg_align > (long)_Alignof(task_hdr_t) ? arg_align
                                                    : (long)_Alignof(task_hdr_t);
-  long off = ((long)sizeof(task_hdr_t) + al - 1) / al * al;
-  task_hdr_t h = {NULL, fn, rec, atomic_load(&rec->gen), off};
+  /* An alignment is a power of two (no division on the task's path). */
+  long off = ((long)sizeof(task_hdr_t) + al - 1) & -al;
+  task_hdr_t h = {NULL, fn, rec, atomic_load(&rec->gen), handed, off};
   void **event_var = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL;
   /* Whether libgomp may discard a task it has not started: then only a
    * task with a copy function of the program's gets one (libgomp runs
@@ -406,11 +450,15 @@ void task_observed(void (*fn)(void *), void *data,
     bridge_discard_track(t, rec, NULL);
     task_by_memcpy(t, &h, data, arg_size, al, if_clause, flags, depend,
                    priority, detach, event_var);
-    return;
+  } else {
+    task_src_t src = {h, cpyfn, data, arg_size, event_var};
+    real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
+              depend, priority, detach);
   }
-  task_src_t src = {h, cpyfn, data, arg_size, event_var};
-  real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
-            depend, priority, detach);
+#ifdef GOMP_JUMP_ENTRIES
+  if (handed) /* the scheduling point the construct would have closed */
+    bridge_task_handed_created(&hd, frame);
+#endif
 }
 
 #ifdef GOMP_JUMP_ENTRIES

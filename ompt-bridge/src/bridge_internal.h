@@ -241,6 +241,7 @@ typedef struct bridge_thread {
     const void *codeptr;
     const POMP_Dependence_t *deps;
     int ndeps, has_dependences;
+    unsigned char *handoff; /* bridge_task_create_begin_word's lane */
   } create_pending;
   atomic_int ended;
   /* The state, double-buffered: the entry st_off bytes into st is current
@@ -841,10 +842,13 @@ void bridge_parallel_begin_early(POMP_Team_t *team, void *frame);
 /* bridge_events.c: the begin of an explicit task (task_schedule switch)
  * delivered by libpompt's task trampoline before the program's outlined
  * function runs, for the task's record as bridge_task_create_begin made it
- * (gen: its generation then); whether it began.  After the function
- * returned: a task still running was left without Task_end (a cancelled
- * taskgroup) and ends now. */
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
+ * (gen: its generation then); whether it began.  block_begins: the block's
+ * own Task_begin follows, which then only clears the mark (0 for a task
+ * its construct handed over, whose block makes no call).  After the
+ * function returned (bridge_task_returned): a task still running was left
+ * without Task_end, or was handed over, and ends now. */
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
+                            int block_begins);
 /* bridge_events.c: from the trampoline, the return of the block's
  * function of a parallel construct whose reduction GCC combines after the
  * block (bridge_parallel_end, bridge.h). */
@@ -878,7 +882,26 @@ extern __thread bridge_combining_t bridge_combining
 void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
                           ompt_wait_id_t wait_id, const void *codeptr);
 void bridge_combine_end(bridge_thread_t *t);
-void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame);
+/* bridge_events.c: a task its construct handed over (pomp.h,
+ * POMPT_Task_new), from libpompt's GOMP_task: created (NULL when no record
+ * could be made), then, after libgomp's GOMP_task returned, the scheduling
+ * point closed (created); ended by the trampoline when its block returned
+ * (block_ended as for bridge_task_returned). */
+enum { BRIDGE_HANDED_FRAME_SET = 1, BRIDGE_HANDED_GENERAL };
+typedef struct bridge_task_handed {
+  bridge_task_t *enc; /* whose enter_frame was set (FRAME_SET) */
+  int how;            /* 0, BRIDGE_HANDED_FRAME_SET or _GENERAL */
+} bridge_task_handed_t;
+bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
+                                         int pomp_flags, const void *codeptr,
+                                         void *frame);
+void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame);
+void bridge_task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
+                            int block_ended);
+/* block_ended: the block reached its end (a task handed over by its
+ * construct, POMPT_Task_leave), else 0: still running, it was left early. */
+void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,
+                          int block_ended);
 
 /* bridge_detach.c: tasks with a detach clause.  register: the event handle
  * libgomp gave a task that has not begun (ignored once it has); body_end:

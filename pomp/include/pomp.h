@@ -801,6 +801,12 @@ typedef struct POMPT_Lane {
   uint32_t depth;
   uint16_t usable; /* POMPT_LANE_* below: what libpompt left open */
   uint16_t atomic; /* how the thread's atomic construct began (below) */
+  /* A task construct handed to libpompt's GOMP_task (POMPT_Task_new):
+   * its descriptor and flags, until GOMP_task takes them; task_ended: the
+   * running task's block reached its end (POMPT_Task_leave). */
+  void *task;
+  int32_t task_flags;
+  uint32_t task_ended;
 } POMPT_Lane_t;
 /* The thread runs an announced task and libpompt has nothing to do first
  * at its next event; and besides, none of the task's constructs is open
@@ -951,6 +957,73 @@ int32_t POMPT_Task_dependences(POMPT_Task_t task,
 int32_t POMPT_Task_create_end(void) POMPT_NOTHROW;
 int32_t POMPT_Task_begin(POMPT_Task_t task) POMPT_NOTHROW;
 int32_t POMPT_Task_end(POMPT_Task_t task) POMPT_NOTHROW;
+
+/* ---- Tasks handed to libpompt's GOMP_task -------------------------------
+ * A native runtime creates, starts and ends a task inside the entry points
+ * the program calls anyway; here each would be a call into libpompt besides
+ * libgomp's GOMP_task.  So once libpompt has seen a task construct's task
+ * reach its GOMP_task (the descriptor's lane byte), the construct hands its
+ * tasks over: POMPT_Task_new leaves the descriptor and flags in the
+ * thread's lane, and GOMP_task creates the task, delivers task_create,
+ * runs it through its trampoline (which begins it and, when the block
+ * returns, ends it) and closes the scheduling point.  The instance is then
+ * POMPT_TASK_LANE, for which the block's events make no call: its end
+ * marks the lane, so that a block left early (a cancellation) ends as
+ * cancelled.  pomp-instr writes, for a task construct without depend or
+ * detach clauses (those keep the routines above, since their dependences
+ * take the instance):
+ *
+ *   POMPT_Task_t w = 0;
+ *   if (POMPT_on()) w = POMPT_Task_new(&d, flags);
+ *   #pragma omp task firstprivate(w)
+ *   { POMPT_Task_enter(w);  ...  POMPT_Task_leave(w); }
+ *   POMPT_Task_created(w);
+ *
+ * Until the construct is handed (its first execution with a tool, and
+ * always where GOMP_task is not libpompt's), they call the routines above.
+ * Inline, so that create_begin's codeptr_ra is the construct's. */
+#define POMPT_LANE_TASK_HANDED 1
+#define POMPT_TASK_LANE ((POMPT_Task_t)1)
+#if defined(__GNUC__) || defined(__clang__)
+#define POMPT_TASK_ENTRY_                                                      \
+  static __inline__ __attribute__((__always_inline__, __unused__))
+POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
+                                              int32_t task_flags) {
+  if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_RELAXED) ==
+                           POMPT_LANE_TASK_HANDED,
+                       1)) {
+    POMPT_Lane_t *l = &POMPT_lane_v1;
+    l->task = d;
+    l->task_flags = task_flags;
+    return POMPT_TASK_LANE;
+  }
+  return POMPT_Task_create_begin(d, task_flags);
+}
+POMPT_TASK_ENTRY_ void POMPT_Task_leave(POMPT_Task_t w) {
+  if (w > POMPT_TASK_LANE)
+    POMPT_Task_end(w);
+  else if (w)
+    POMPT_lane_v1.task_ended = 1;
+}
+#else
+#define POMPT_TASK_ENTRY_ static
+POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
+                                              int32_t task_flags) {
+  return POMPT_Task_create_begin(d, task_flags);
+}
+POMPT_TASK_ENTRY_ void POMPT_Task_leave(POMPT_Task_t w) {
+  if (w)
+    POMPT_Task_end(w);
+}
+#endif
+POMPT_TASK_ENTRY_ void POMPT_Task_enter(POMPT_Task_t w) {
+  if (w > POMPT_TASK_LANE)
+    POMPT_Task_begin(w);
+}
+POMPT_TASK_ENTRY_ void POMPT_Task_created(POMPT_Task_t w) {
+  if (w > POMPT_TASK_LANE)
+    POMPT_Task_create_end();
+}
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,15 @@
  * is set with a tool, a missing descriptor or instance is an error that
  * delivers nothing.
  *
+ * Then the same tasks once more, twice, the way pomp-instr writes a task
+ * construct without depend or detach clauses (POMPT_Task_new, _enter,
+ * _leave, _created): the first time through POMPT_Task_create_begin, after
+ * which the descriptors say that libpompt's GOMP_task takes the tasks over,
+ * the second time handed over (no call from the construct).  Both records
+ * must again be the seed's, a block left without its end must still end
+ * as cancelled, and each construct's tasks must have the same codeptr_ra
+ * both times.
+ *
  * With the argument "notool" (run with OMP_TOOL=disabled): POMPT_active is
  * 0, so the guarded calls are skipped, and an unguarded call does nothing
  * and succeeds; the tasks still run.  Prints PASS or the first violation.
@@ -33,6 +42,9 @@ struct rec {
 #define MAX_RECS 128
 static struct rec recs[MAX_RECS];
 static int nrecs;
+/* task_create's codeptr_ra, by creation. */
+static const void *create_codeptr[MAX_RECS];
+static int ncreates;
 static uint64_t next_task = 1;
 
 static void add(int cb, int a, int b, int c) {
@@ -55,6 +67,9 @@ static void on_create(ompt_data_t *enc, const ompt_frame_t *frame,
   task->value = next_task++;
   if (!codeptr)
     fail("task_create without codeptr_ra");
+  if (ncreates < MAX_RECS)
+    create_codeptr[ncreates] = codeptr;
+  ncreates++;
   add(ompt_callback_task_create, flags, has_dependences, 0);
 }
 static void on_schedule(ompt_data_t *prior, ompt_task_status_t status,
@@ -186,6 +201,70 @@ static void compact_tasks(void) {
   TASKWAIT(h_wait, ctc_wait)
 }
 
+/* As pomp-instr writes a task construct without depend or detach clauses
+ * (pomp.h: "Tasks handed to libpompt's GOMP_task"). */
+#define HT_CREATE(w, d, flags)                                                 \
+  POMPT_Task_t w = 0;                                                          \
+  if (POMPT_on())                                                              \
+    w = POMPT_Task_new(&(d), (flags));
+
+static POMPT_Desc_t hd_plain = {0, ctc_plain, 0}, hd_undef = {0, ctc_undef, 0},
+                    hd_left = {0, ctc_left, 0};
+
+static void handed_tasks(void) {
+  static POMPT_Desc_t d_deps = {0, ctc_deps, 0};
+  static POMP_Handle_t h_wait;
+  {
+    HT_CREATE(w, hd_plain, 0)
+#pragma omp task firstprivate(w)
+    {
+      POMPT_Task_enter(w);
+      ran++;
+      POMPT_Task_leave(w);
+      NO_TAIL;
+    }
+    POMPT_Task_created(w);
+    NO_TAIL;
+  }
+  {
+    POMP_Dependence_t deps[2] = {{&a_var, 2}, {&b_var, 1}};
+    CT_CREATE(w, d_deps, POMP_TASK_HAS_DEPEND)
+    if (w)
+      POMPT_Task_dependences(w, deps, 2);
+#pragma omp task depend(out : a_var) depend(in : b_var) firstprivate(w)
+    {
+      CT_BEGIN(w)
+      ran++;
+      CT_END(w)
+    }
+    CT_DONE(w)
+  }
+  {
+    HT_CREATE(w, hd_undef, POMP_TASK_UNDEFERRED)
+#pragma omp task if (0) firstprivate(w)
+    {
+      POMPT_Task_enter(w);
+      ran++;
+      POMPT_Task_leave(w);
+      NO_TAIL;
+    }
+    POMPT_Task_created(w);
+    NO_TAIL;
+  }
+  {
+    /* Left without its end event (as by a jump out of the block). */
+    HT_CREATE(w, hd_left, 0)
+#pragma omp task firstprivate(w)
+    {
+      POMPT_Task_enter(w);
+      ran++;
+    }
+    POMPT_Task_created(w);
+    NO_TAIL;
+  }
+  TASKWAIT(h_wait, ctc_wait)
+}
+
 /* Both in the initial task and in a region of one thread. */
 static void run(void (*tasks)(void)) {
   static POMP_Handle_t h_par;
@@ -212,14 +291,23 @@ static int notool(void) {
     fail("a compact task event failed without a tool");
   ran = 0;
   run(compact_tasks);
-  if (ran != 8)
+  run(handed_tasks);
+  run(handed_tasks);
+  if (ran != 24)
     fail("the tasks did not all run");
+  if (hd_plain.lane || hd_undef.lane || hd_left.lane)
+    fail("a construct was handed over without a tool");
   if (nrecs != 0)
     fail("a callback without a tool");
   if (!failures)
     printf("PASS\n");
   return failures != 0;
 }
+
+static int nseed;
+static struct rec seed[MAX_RECS];
+static uint64_t seed_tasks_made;
+static void same_as_seed(const char *what, int runs);
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "notool"))
@@ -237,21 +325,51 @@ int main(int argc, char **argv) {
   if (nrecs != 0)
     fail("a callback for an event that returned an error");
   run(seed_tasks);
-  int nseed = nrecs;
-  struct rec seed[MAX_RECS];
+  nseed = nrecs;
   memcpy(seed, recs, sizeof seed);
-  uint64_t seed_tasks_made = next_task - 1;
+  seed_tasks_made = next_task - 1;
   nrecs = 0;
   run(compact_tasks);
   if (ran != 16)
     fail("the tasks did not all run");
-  if (nseed == 0 || nseed > MAX_RECS)
+  same_as_seed("compact", 1);
+  /* Handed over: the first run through POMPT_Task_create_begin, which
+   * lets the descriptors hand the second run's tasks over. */
+  for (int k = 0; k < 2; k++) {
+    int c0 = ncreates;
+    nrecs = 0;
+    run(handed_tasks);
+    if (ran != 24 + 8 * k)
+      fail("the handed tasks did not all run");
+    same_as_seed(k ? "handed (second run)" : "handed (first run)", 2 + k);
+    if (k == 0 && (hd_plain.lane != POMPT_LANE_TASK_HANDED ||
+                   hd_undef.lane != POMPT_LANE_TASK_HANDED ||
+                   hd_left.lane != POMPT_LANE_TASK_HANDED))
+      fail("a construct is not handed over after its first task");
+    if (k == 1)
+      for (int i = 0; i < 8 && c0 + i < MAX_RECS; i++)
+        if (create_codeptr[c0 + i] != create_codeptr[c0 - 8 + i])
+          fail("a handed task's codeptr_ra differs from its first task's");
+  }
+  if (!failures)
+    printf("PASS\n");
+  return failures != 0;
+}
+
+/* The run just recorded against the seed's: the same callbacks, with task
+ * numbers shifted by the tasks made before (runs - 1 runs of the seed's
+ * count); eight tasks, the two left without their end cancelled. */
+static void same_as_seed(const char *what, int runs) {
+  char msg[160];
+  if (nseed == 0 || nseed > MAX_RECS) {
     fail("no record, or too many, of the seed's tasks");
-  else if (nrecs != nseed)
-    fail("a different number of callbacks for the compact tasks");
-  else {
-    /* Task numbers of the second run are shifted by the first's count. */
-    int off = (int)seed_tasks_made;
+  } else if (nrecs != nseed) {
+    snprintf(msg, sizeof msg, "a different number of callbacks for the %s tasks",
+             what);
+    fail(msg);
+  } else {
+    /* Task numbers of a later run are shifted by the earlier runs' count. */
+    int off = (int)seed_tasks_made * runs;
     for (int i = 0; i < nseed; i++) {
       struct rec s = seed[i], c = recs[i];
       if (c.cb == ompt_callback_task_schedule) {
@@ -263,10 +381,12 @@ int main(int argc, char **argv) {
         c.a -= off;
       }
       if (s.cb != c.cb || s.a != c.a || s.b != c.b || s.c != c.c) {
-        printf("record %d: seed cb %d (%d %d %d), compact cb %d (%d %d %d)\n",
-               i, s.cb, s.a, s.b, s.c, recs[i].cb, recs[i].a, recs[i].b,
+        printf("record %d: seed cb %d (%d %d %d), %s cb %d (%d %d %d)\n", i,
+               s.cb, s.a, s.b, s.c, what, recs[i].cb, recs[i].a, recs[i].b,
                recs[i].c);
-        fail("the compact tasks' callbacks differ from the seed's");
+        snprintf(msg, sizeof msg,
+                 "the %s tasks' callbacks differ from the seed's", what);
+        fail(msg);
         break;
       }
     }
@@ -280,9 +400,10 @@ int main(int argc, char **argv) {
                recs[i].b == ompt_task_cancel;
   }
   /* Eight tasks; the two left without their end end as cancelled. */
-  if (creates != 8 || completes != 6 || cancels != 2)
-    fail("not eight tasks created, six completed and two cancelled");
-  if (!failures)
-    printf("PASS\n");
-  return failures != 0;
+  if (creates != 8 || completes != 6 || cancels != 2) {
+    snprintf(msg, sizeof msg,
+             "%s: not eight tasks created, six completed and two cancelled",
+             what);
+    fail(msg);
+  }
 }
