@@ -37,6 +37,13 @@
  * the program's block and made known to bridge_detach.c before the task
  * can begin.
  *
+ * A task construct that handed its tasks over (pomp.h, POMPT_Task_new)
+ * makes no call of its own: GOMP_task makes the task's record from the
+ * descriptor and flags the construct left in the thread's lane, and the
+ * trampoline ends the task when the program's function returns.  The first
+ * task of such a construct comes through the construct's own events, and
+ * GOMP_task, seeing it, marks the construct's descriptor so.
+ *
  * The parallel regions of distribute parallel for are started by libgomp
  * entries too (GOMP_parallel, or GOMP_parallel_loop_* for a runtime-
  * scheduled loop): between POMP_Distribute_parallel_enter and _exit the
@@ -409,7 +416,7 @@ void task_observed(void (*fn)(void *), void *data,
   /* Reached by a jump from GOMP_task: the frame is the program's at its
    * call, as a native runtime's task entry has it. */
   void *frame = __builtin_dwarf_cfa();
-  bridge_task_handed_t hd;
+  bridge_task_handed_t hd = {NULL, 0};
   POMPT_Lane_t *l = &POMPT_lane_v1;
   POMPT_Desc_t *d = l->task;
   if (d) { /* a construct handed its task over (POMPT_Task_new) */
