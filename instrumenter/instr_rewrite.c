@@ -4075,6 +4075,17 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     const char *ev = k == LK_CRITICAL  ? "Critical"
                      : k == LK_ORDERED ? "Ordered"
                                        : "Taskgroup";
+    if (k == LK_CRITICAL && u->lane) {
+      /* The inline events (pomp.h, "The lane"): the acquire before the
+       * construct, acquired and released in its block; no exit (the block
+       * has no way out but its end). */
+      instr_buf_printf(&lo->pre, LANE_EVENT("POMPT_Critical_wait"), n);
+      instr_buf_printf(&lo->open, "{ " LANE_EVENT("POMPT_Critical_held") " ",
+                       n);
+      instr_buf_printf(
+          &lo->close, " " LANE_EVENT("POMPT_Critical_release") NO_TAIL " }", n);
+      break;
+    }
     if (k == LK_CRITICAL) {
       /* Not guarded by POMPT_on() as atomic is: four guards per construct
        * made construct-dense sources 2 % slower to compile (pomp-cc's

@@ -807,6 +807,15 @@ typedef struct POMPT_Lane {
   void *task;
   int32_t task_flags;
   uint32_t task_ended;
+  /* The thread's critical regions as held: innermost in bit 0, 1 when the
+   * acquisition went inline (held_depth counts them; bits above 64 levels
+   * are libpompt's).  wait_state, wait_id: while nonzero, the thread waits
+   * for a critical region's lock after an inline acquire; libpompt's
+   * ompt_get_state answers them. */
+  uint64_t held;
+  uint32_t held_depth;
+  uint32_t wait_state;
+  uint64_t wait_id;
 } POMPT_Lane_t;
 /* The thread runs an announced task and libpompt has nothing to do first
  * at its next event; and besides, none of the task's constructs is open
@@ -821,9 +830,10 @@ extern __thread POMPT_Lane_t POMPT_lane_v1
 typedef void (*POMPT_Masked_cb_t)(int endpoint, void *parallel_data,
                                   void *task_data, const void *codeptr_ra);
 extern POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
-/* ompt_callback_mutex_acquire_t, ompt_callback_mutex_t of the tool for an
- * atomic construct's events: acquire and acquired when they are to be
- * delivered now, released for the release of a delivered acquisition. */
+/* ompt_callback_mutex_acquire_t, ompt_callback_mutex_t of the tool for the
+ * events of atomic and critical constructs (the same callbacks and POMP
+ * group): acquire and acquired when they are to be delivered now, released
+ * for the release of a delivered acquisition. */
 typedef void (*POMPT_Mutex_acquire_cb_t)(int kind, unsigned hint, unsigned impl,
                                          uint64_t wait_id,
                                          const void *codeptr_ra);
@@ -843,6 +853,16 @@ extern POMPT_Lane_atomic_t POMPT_lane_atomic_v1;
  * locked, or under ThreadSanitizer). */
 #define POMPT_LANE_ATOMIC_INSTRUCTION 1
 #define POMPT_LANE_ATOMIC_SILENT 2
+/* A critical construct's: libpompt has made its region (whose first words
+ * are POMPT_Region_head_t) and recorded its call site. */
+#define POMPT_LANE_CRITICAL_SEEN 1
+/* The start of the record a descriptor's handle points at, once made: what
+ * the inline events of a critical construct pass the tool (its wait id,
+ * one per critical name, and its hint clause). */
+typedef struct POMPT_Region_head {
+  uint64_t wait_id;
+  uint32_t hint;
+} POMPT_Region_head_t;
 int32_t POMPT_Atomic_enter_at(POMPT_Desc_t *d,
                               const void *codeptr) POMPT_NOTHROW;
 int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d,
@@ -850,6 +870,12 @@ int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d,
 int32_t POMPT_Master_begin_at(POMPT_Desc_t *d,
                               const void *codeptr) POMPT_NOTHROW;
 int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) POMPT_NOTHROW;
+int32_t POMPT_Critical_enter_at(POMPT_Desc_t *d,
+                                const void *codeptr) POMPT_NOTHROW;
+int32_t POMPT_Critical_begin_at(POMPT_Desc_t *d,
+                                const void *codeptr) POMPT_NOTHROW;
+int32_t POMPT_Critical_end_at(POMPT_Desc_t *d,
+                              const void *codeptr) POMPT_NOTHROW;
 
 /* One event: end 0 for the begin, 1 for the end.  A begin needs a free bit
  * of the stack, an end its begin's bit set (delivered inline).  The caller
@@ -944,6 +970,76 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
       rel(6, (uint64_t)(uintptr_t)l, codeptr);
   } else if (path == 2) {
     POMPT_Atomic_exit_at(d, codeptr);
+  }
+}
+/* A critical construct: before it (the acquire; the thread then waits in
+ * GOMP_critical_start), at the start of its block (acquired) and at the
+ * block's end (released).  The held stack says how each acquisition went,
+ * so that the other two go the same way.  codeptr as for
+ * POMPT_Master_enter. */
+POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d,
+                                           const void *codeptr) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Mutex_acquire_cb_t acq =
+      __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
+  POMPT_Mutex_cb_t acqd =
+      __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
+  if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_ACQUIRE) ==
+                               POMPT_LANE_CRITICAL_SEEN &&
+                           acq && acqd && (l->usable & POMPT_LANE_READY) &&
+                           l->held_depth < 64,
+                       1)) {
+    const POMPT_Region_head_t *r =
+        (const POMPT_Region_head_t *)(const void *)d->handle;
+    l->held = l->held << 1 | 1;
+    l->held_depth++;
+    /* The waiting state, before the callback, as a runtime has it. */
+    l->wait_id = r->wait_id;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    l->wait_state = 0x42; /* ompt_state_wait_critical */
+    /* ompt_mutex_critical = 5; impl 1 */
+    acq(5, r->hint, 1, r->wait_id, codeptr);
+  } else {
+    if (l->held_depth < 64)
+      l->held <<= 1;
+    l->held_depth++;
+    POMPT_Critical_enter_at(d, codeptr);
+  }
+}
+POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d,
+                                           const void *codeptr) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  if (l->held_depth - 1 < 64 && (l->held & 1)) {
+    l->wait_state = 0;
+    POMPT_Mutex_cb_t acqd =
+        __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
+    if (acqd)
+      acqd(5, ((const POMPT_Region_head_t *)(const void *)d->handle)->wait_id,
+           codeptr);
+    else
+      l->held &= ~(uint64_t)1; /* not acquired for the tool: no release */
+  } else {
+    POMPT_Critical_begin_at(d, codeptr);
+  }
+}
+POMPT_LANE_ENTRY_ void POMPT_Critical_release(POMPT_Desc_t *d,
+                                              const void *codeptr) {
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  uint32_t depth = l->held_depth;
+  int inline_held = depth - 1 < 64 && (l->held & 1);
+  if (depth) {
+    l->held_depth = depth - 1;
+    if (depth <= 64)
+      l->held >>= 1;
+  }
+  if (inline_held) {
+    POMPT_Mutex_cb_t rel =
+        __atomic_load_n(&POMPT_lane_atomic_v1.released, __ATOMIC_RELAXED);
+    if (rel)
+      rel(5, ((const POMPT_Region_head_t *)(const void *)d->handle)->wait_id,
+          codeptr);
+  } else {
+    POMPT_Critical_end_at(d, codeptr);
   }
 }
 #pragma GCC diagnostic pop

@@ -385,6 +385,38 @@ EXPORT int32_t POMPT_Critical_exit(POMPT_Desc_t *d) {
   return POMP_SUCCESS;
 }
 
+/* The inline family's (pomp.h: POMPT_Critical_wait, _held, _release) when
+ * the lane was not usable; codeptr is the construct's own address there.
+ * The first one makes the region and lets later ones go inline. */
+EXPORT int32_t POMPT_Critical_enter_at(POMPT_Desc_t *d, const void *codeptr) {
+  D_FIRST_AT(d, codeptr);
+  if (__atomic_load_n(&d->lane, __ATOMIC_RELAXED) != POMPT_LANE_CRITICAL_SEEN)
+    __atomic_store_n(&d->lane, POMPT_LANE_CRITICAL_SEEN, __ATOMIC_RELEASE);
+  bridge_mutex_acquire(SYNC_EE, ompt_mutex_critical, r->hint, r->wait_id,
+                       codeptr, FRAME);
+  bridge_lane_settle(); /* reopened for the next inline event */
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Critical_begin_at(POMPT_Desc_t *d, const void *codeptr) {
+  D_LATER(d);
+  bridge_mutex_acquired(SYNC_EE, ompt_mutex_critical, r->wait_id, 1, codeptr,
+                        FRAME);
+  bridge_lane_settle(); /* reopened for the next inline event */
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMPT_Critical_end_at(POMPT_Desc_t *d, const void *codeptr) {
+  D_LATER(d);
+  bridge_mutex_release_held(SYNC_EE, ompt_mutex_critical, r->wait_id, codeptr,
+                            FRAME);
+  bridge_lane_settle(); /* reopened for the next inline event */
+  NO_TAIL_CALL();
+  return POMP_SUCCESS;
+}
+
 EXPORT int32_t POMPT_Barrier_enter(POMPT_Desc_t *d) {
   D_FIRST(d);
   bridge_sync_enter(SYNC_EE, ompt_sync_region_barrier_explicit, CODEPTR, FRAME);

@@ -7,6 +7,7 @@
 #ifndef POMPT_POMP_REGION_H
 #define POMPT_POMP_REGION_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <omp-tools.h>
 
@@ -72,19 +73,21 @@ enum pomp_region_flag {
 enum { POMP_SITE_FIRST, POMP_SITE_BARRIER, POMP_SITE_BEGIN, POMP_SITE_EXIT };
 
 struct pomp_region {
+  /* First, as POMPT_Region_head_t (pomp.h): pomp.h's inline events of a
+   * critical construct read them. */
+  ompt_wait_id_t wait_id; /* critical: one id per name */
+  unsigned hint;          /* critical: the hint clause's value (CTC hint=) */
   pomp_region_kind_t kind;
   unsigned flags; /* enum pomp_region_flag */
   char *file;
   int first_line, last_line;
-  char *name;             /* critical name, user region name */
-  char *schedule;         /* as written: "static", "dynamic", ... */
-  int64_t chunk;          /* -1 when not a literal */
-  ompt_work_t loop_work;  /* the OMPT work type of a loop */
-  ompt_wait_id_t wait_id; /* critical: one id per name */
-  int cancel_flags;       /* cancel: ompt_cancel_parallel, _sections, ... */
-  unsigned hint;          /* critical: the hint clause's value (CTC hint=) */
-  uint64_t id;            /* 1, 2, ... in registration order */
-  const char *ctc;        /* the string it was made from (not owned) */
+  char *name;            /* critical name, user region name */
+  char *schedule;        /* as written: "static", "dynamic", ... */
+  int64_t chunk;         /* -1 when not a literal */
+  ompt_work_t loop_work; /* the OMPT work type of a loop */
+  int cancel_flags;      /* cancel: ompt_cancel_parallel, _sections, ... */
+  uint64_t id;           /* 1, 2, ... in registration order */
+  const char *ctc;       /* the string it was made from (not owned) */
   POMP_Team_t *_Atomic seed_team; /* seed-style parallel events only */
   /* Return addresses of the calls whose codeptr_ra reaches tools, recorded
    * at their first execution (see pompt_region_info). */
@@ -93,6 +96,12 @@ struct pomp_region {
   uint64_t num_sections;     /* sections: CTC numSections= (0 when absent) */
   unsigned char atomic_kind; /* atomic: enum bridge_atomic_kind */
 };
+
+_Static_assert(offsetof(struct pomp_region, wait_id) ==
+                       offsetof(POMPT_Region_head_t, wait_id) &&
+                   offsetof(struct pomp_region, hint) ==
+                       offsetof(POMPT_Region_head_t, hint),
+               "a region starts as POMPT_Region_head_t");
 
 /* Creates the region for *handle from ctc unless *handle is set already;
  * thread-safe, idempotent.  NULL when ctc is malformed or memory is out

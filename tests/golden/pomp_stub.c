@@ -1404,8 +1404,8 @@ int32_t POMPT_Master_begin(POMPT_Desc_t *d) {
 int32_t POMPT_Master_end(POMPT_Desc_t *d) {
   return POMP_Master_end(desc_h(d), POMP_THREAD_SELF);
 }
-/* The inline master and atomic events (pomp.h): this library never opens
- * the lane, so every event comes through these. */
+/* The inline master, atomic and critical events (pomp.h): this library
+ * never opens the lane, so every event comes through these. */
 __thread POMPT_Lane_t POMPT_lane_v1;
 POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
 int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
@@ -1436,6 +1436,22 @@ int32_t POMPT_Critical_end(POMPT_Desc_t *d) {
 }
 int32_t POMPT_Critical_exit(POMPT_Desc_t *d) {
   return POMP_Critical_exit(desc_h(d), POMP_THREAD_SELF);
+}
+/* The inline critical events (pomp.h) come here too: acquire, acquired and
+ * released.  The family has no exit event: its release is the construct's
+ * last, so it ends the construct here too (POMP's end and exit). */
+int32_t POMPT_Critical_enter_at(POMPT_Desc_t *d, const void *codeptr) {
+  (void)codeptr;
+  return POMPT_Critical_enter(d);
+}
+int32_t POMPT_Critical_begin_at(POMPT_Desc_t *d, const void *codeptr) {
+  (void)codeptr;
+  return POMPT_Critical_begin(d);
+}
+int32_t POMPT_Critical_end_at(POMPT_Desc_t *d, const void *codeptr) {
+  (void)codeptr;
+  int32_t status = POMPT_Critical_end(d);
+  return status != POMP_SUCCESS ? status : POMPT_Critical_exit(d);
 }
 int32_t POMPT_Barrier_enter(POMPT_Desc_t *d) {
   return POMP_Barrier_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));

@@ -11,8 +11,8 @@
  * work callback is checked against a stack of the open begins: an end must
  * close the innermost begin, of the same kind; at exit nothing is open and
  * the counts are the expected ones.  Prints PASS or the first violation.
- * Sections 5 and 6 hold the inline master and atomic events of pomp.h
- * (the lane, ompt-bridge/src/bridge_lane.c) to the same rules.
+ * Sections 5, 6 and 7 hold the inline master, atomic and critical events
+ * of pomp.h (the lane, ompt-bridge/src/bridge_lane.c) to the same rules.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +58,15 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
   scope((int)type, endpoint);
 }
 
-/* Atomic constructs' mutex events (section 6): counted, a release only for
- * an acquisition, every wait id remembered. */
+/* Atomic and critical constructs' mutex events (sections 6, 7): counted, a
+ * release only for an acquisition, every wait id remembered; of the kind
+ * the section expects, and a critical region's acquire in the thread's
+ * waiting state. */
 static int acquires, acquireds, releases, held;
 static uint64_t last_wait_id;
 static int wait_ids_differ;
+static ompt_mutex_t mutex_kind = ompt_mutex_atomic;
+static int inline_acquires; /* the lane's waiting state set: pomp.h's */
 
 static void note_wait_id(ompt_wait_id_t w) {
   if (last_wait_id && w != last_wait_id)
@@ -73,15 +77,27 @@ static void note_wait_id(ompt_wait_id_t w) {
 static void on_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
                        ompt_wait_id_t w, const void *codeptr) {
   (void)hint, (void)impl, (void)codeptr;
-  if (kind != ompt_mutex_atomic)
+  if (kind != mutex_kind)
     fail("mutex_acquire of another kind");
+  if (kind == ompt_mutex_critical) {
+    ompt_wait_id_t sw = 0;
+    if (get_state(&sw) != ompt_state_wait_critical || sw != w)
+      fail("a critical region's acquire not in wait_critical for its lock");
+    inline_acquires += POMPT_lane_v1.wait_state != 0;
+  }
   acquires++;
   note_wait_id(w);
 }
 
 static void on_acquired(ompt_mutex_t kind, ompt_wait_id_t w,
                         const void *codeptr) {
-  (void)kind, (void)codeptr;
+  (void)codeptr;
+  if (kind != mutex_kind)
+    fail("mutex_acquired of another kind");
+  ompt_wait_id_t sw = 1;
+  int st = get_state(&sw);
+  if (st != ompt_state_work_serial && st != ompt_state_work_parallel)
+    fail("mutex_acquired not in a working state");
   acquireds++;
   held++;
   note_wait_id(w);
@@ -319,6 +335,90 @@ int main(void) {
   TASK_END(h_task)
   TASK_DONE(h_task)
   expect_mutex(4, 5, 5, "atomic in a task never announced");
+
+  /* 7. Critical constructs through the inline events: the first execution
+   * goes to libpompt, which makes the region and says so in the
+   * descriptor; later ones are delivered inline, in the waiting state
+   * while acquiring (on_acquire checks).  Either way the wait id of the
+   * construct's name, and a release exactly when the acquisition was
+   * delivered. */
+  mutex_kind = ompt_mutex_critical;
+  acquires = acquireds = releases = held = 0;
+  static POMPT_Desc_t d_ca = {0, CTC("type=critical*file=pairs.c*lines=40,41*name=a"), 0};
+  static POMPT_Desc_t d_ca2 = {0, CTC("type=critical*file=pairs.c*lines=42,43*name=a"), 0};
+  static POMPT_Desc_t d_cb = {0, CTC("type=critical*file=pairs.c*lines=44,47*name=b"), 0};
+  uint64_t id_a = 0, id_b = 0;
+  for (int i = 0; i < 3; i++) {
+    last_wait_id = 0, wait_ids_differ = 0;
+    POMPT_Critical_wait(&d_ca, SITE);
+    POMPT_Critical_held(&d_ca, SITE);
+    POMPT_Critical_release(&d_ca, SITE);
+    POMPT_Critical_wait(&d_ca2, SITE);
+    POMPT_Critical_held(&d_ca2, SITE);
+    POMPT_Critical_release(&d_ca2, SITE);
+    if (wait_ids_differ || (id_a && last_wait_id != id_a))
+      fail("two critical constructs of one name have different wait ids");
+    id_a = last_wait_id;
+    last_wait_id = 0, wait_ids_differ = 0;
+    /* Nested: b around a. */
+    POMPT_Critical_wait(&d_cb, SITE);
+    POMPT_Critical_held(&d_cb, SITE);
+    uint64_t b_now = last_wait_id;
+    POMPT_Critical_wait(&d_ca, SITE);
+    POMPT_Critical_held(&d_ca, SITE);
+    POMPT_Critical_release(&d_ca, SITE);
+    POMPT_Critical_release(&d_cb, SITE);
+    if (b_now == id_a || (id_b && b_now != id_b))
+      fail("critical b's wait id is a's, or changes");
+    id_b = b_now;
+  }
+  expect_mutex(12, 12, 12, "critical regions");
+  if (inline_acquires != 9) /* all but each construct's first */
+    fail("not every later critical region's acquire was delivered inline");
+  if (d_ca.lane != POMPT_LANE_CRITICAL_SEEN ||
+      d_cb.lane != POMPT_LANE_CRITICAL_SEEN)
+    fail("the descriptor does not say: region made");
+  if (POMPT_lane_v1.held_depth || POMPT_lane_v1.wait_state)
+    fail("the lane holds a critical region after its release");
+  /* Monitoring switched off while waiting: no acquisition, no release;
+   * switched off inside: the release of the delivered acquisition still
+   * comes; switched on inside: nothing. */
+  POMPT_Critical_wait(&d_ca, SITE);
+  POMP_Off();
+  POMPT_Critical_held(&d_ca, SITE);
+  POMPT_Critical_release(&d_ca, SITE);
+  POMP_On();
+  expect_mutex(13, 12, 12, "critical with monitoring switched off waiting");
+  POMPT_Critical_wait(&d_ca, SITE);
+  POMPT_Critical_held(&d_ca, SITE);
+  POMP_Off();
+  POMPT_Critical_release(&d_ca, SITE);
+  POMPT_Critical_wait(&d_ca, SITE);
+  POMPT_Critical_held(&d_ca, SITE);
+  POMP_On();
+  POMPT_Critical_release(&d_ca, SITE);
+  expect_mutex(14, 13, 13, "critical with monitoring switched inside");
+  /* mutex_acquire registered between the acquire and the release: the
+   * acquisition and its release, as libpompt delivers them. */
+  mutex_on(ompt_callback_mutex_acquire, 0);
+  POMPT_Critical_wait(&d_ca, SITE);
+  mutex_on(ompt_callback_mutex_acquire, 1);
+  POMPT_Critical_held(&d_ca, SITE);
+  POMPT_Critical_release(&d_ca, SITE);
+  expect_mutex(14, 14, 14, "critical with mutex_acquire registered inside");
+  /* In a task never announced: nothing. */
+  POMP_Off();
+  TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
+  TASK_BEGIN(h_task)
+  POMP_On();
+  POMPT_Critical_wait(&d_cb, SITE);
+  POMPT_Critical_held(&d_cb, SITE);
+  POMPT_Critical_release(&d_cb, SITE);
+  TASK_END(h_task)
+  TASK_DONE(h_task)
+  expect_mutex(14, 14, 14, "critical in a task never announced");
+  if (POMPT_lane_v1.held_depth || POMPT_lane_v1.wait_state)
+    fail("the lane holds a critical region at the end");
 
   if (failures)
     return 1;
