@@ -4078,12 +4078,13 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
     if (k == LK_CRITICAL && u->lane) {
       /* The inline events (pomp.h, "The lane"): the acquire before the
        * construct, acquired and released in its block; no exit (the block
-       * has no way out but its end). */
-      instr_buf_printf(&lo->pre, LANE_EVENT("POMPT_Critical_wait"), n);
-      instr_buf_printf(&lo->open, "{ " LANE_EVENT("POMPT_Critical_held") " ",
+       * has no way out but its end).  Unguarded: they test POMPT_on()
+       * themselves, their return address is the codeptr_ra. */
+      instr_buf_printf(&lo->pre, "POMPT_Critical_wait(&pompt_d_%d);", n);
+      instr_buf_printf(&lo->open, "{ POMPT_Critical_held(&pompt_d_%d); ", n);
+      instr_buf_printf(&lo->close,
+                       " POMPT_Critical_release(&pompt_d_%d);" NO_TAIL " }",
                        n);
-      instr_buf_printf(
-          &lo->close, " " LANE_EVENT("POMPT_Critical_release") NO_TAIL " }", n);
       break;
     }
     if (k == LK_CRITICAL) {

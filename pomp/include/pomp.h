@@ -975,10 +975,15 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
 /* A critical construct: before it (the acquire; the thread then waits in
  * GOMP_critical_start), at the start of its block (acquired) and at the
  * block's end (released).  The held stack says how each acquisition went,
- * so that the other two go the same way.  codeptr as for
- * POMPT_Master_enter. */
-POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d,
-                                           const void *codeptr) {
+ * so that the other two go the same way.  pomp-instr calls them without a
+ * guard or an address of its own (a critical construct is a call into the
+ * runtime anyway, and each guard costs every unit's compile): they test
+ * POMPT_on() first, and the call's return address is the construct's
+ * codeptr_ra, in its own code (as an exported routine's). */
+POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
+  if (!POMPT_on())
+    return;
+  const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v1;
   POMPT_Mutex_acquire_cb_t acq =
       __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
@@ -1006,8 +1011,10 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d,
     POMPT_Critical_enter_at(d, codeptr);
   }
 }
-POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d,
-                                           const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d) {
+  if (!POMPT_on())
+    return;
+  const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v1;
   if (l->held_depth - 1 < 64 && (l->held & 1)) {
     l->wait_state = 0;
@@ -1022,8 +1029,10 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d,
     POMPT_Critical_begin_at(d, codeptr);
   }
 }
-POMPT_LANE_ENTRY_ void POMPT_Critical_release(POMPT_Desc_t *d,
-                                              const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Critical_release(POMPT_Desc_t *d) {
+  if (!POMPT_on())
+    return;
+  const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v1;
   uint32_t depth = l->held_depth;
   int inline_held = depth - 1 < 64 && (l->held & 1);

@@ -68,19 +68,14 @@ static POMPT_Desc_t d = {0, CTC("type=critical*file=wait.c*lines=1,2*name=w"),
                          0};
 static POMPT_Desc_t d_warm = {
     0, CTC("type=critical*file=wait.c*lines=3,4*name=warm"), 0};
-/* The codeptr_ra the inline events are given (pomp-instr passes an
- * address in the construct's code): here one code address for all. */
-#define SITE ((const void *)(uintptr_t)&construct)
-static void construct(void (*inside)(void));
-
 static void construct(void (*inside)(void)) {
-  POMPT_Critical_wait(&d, SITE);
+  POMPT_Critical_wait(&d);
 #pragma omp critical(w)
   {
-    POMPT_Critical_held(&d, SITE);
+    POMPT_Critical_held(&d);
     if (inside)
       inside();
-    POMPT_Critical_release(&d, SITE);
+    POMPT_Critical_release(&d);
     NO_TAIL;
   }
 }
@@ -89,11 +84,11 @@ static void construct(void (*inside)(void)) {
  * barrier it waits for libpompt's next event). */
 static void warm(void) {
   for (int i = 0; i < 4 && !(POMPT_lane_v1.usable & POMPT_LANE_READY); i++) {
-    POMPT_Critical_wait(&d_warm, SITE);
+    POMPT_Critical_wait(&d_warm);
 #pragma omp critical(warm)
     {
-      POMPT_Critical_held(&d_warm, SITE);
-      POMPT_Critical_release(&d_warm, SITE);
+      POMPT_Critical_held(&d_warm);
+      POMPT_Critical_release(&d_warm);
       NO_TAIL;
     }
   }

@@ -350,24 +350,24 @@ int main(void) {
   uint64_t id_a = 0, id_b = 0;
   for (int i = 0; i < 3; i++) {
     last_wait_id = 0, wait_ids_differ = 0;
-    POMPT_Critical_wait(&d_ca, SITE);
-    POMPT_Critical_held(&d_ca, SITE);
-    POMPT_Critical_release(&d_ca, SITE);
-    POMPT_Critical_wait(&d_ca2, SITE);
-    POMPT_Critical_held(&d_ca2, SITE);
-    POMPT_Critical_release(&d_ca2, SITE);
+    POMPT_Critical_wait(&d_ca);
+    POMPT_Critical_held(&d_ca);
+    POMPT_Critical_release(&d_ca);
+    POMPT_Critical_wait(&d_ca2);
+    POMPT_Critical_held(&d_ca2);
+    POMPT_Critical_release(&d_ca2);
     if (wait_ids_differ || (id_a && last_wait_id != id_a))
       fail("two critical constructs of one name have different wait ids");
     id_a = last_wait_id;
     last_wait_id = 0, wait_ids_differ = 0;
     /* Nested: b around a. */
-    POMPT_Critical_wait(&d_cb, SITE);
-    POMPT_Critical_held(&d_cb, SITE);
+    POMPT_Critical_wait(&d_cb);
+    POMPT_Critical_held(&d_cb);
     uint64_t b_now = last_wait_id;
-    POMPT_Critical_wait(&d_ca, SITE);
-    POMPT_Critical_held(&d_ca, SITE);
-    POMPT_Critical_release(&d_ca, SITE);
-    POMPT_Critical_release(&d_cb, SITE);
+    POMPT_Critical_wait(&d_ca);
+    POMPT_Critical_held(&d_ca);
+    POMPT_Critical_release(&d_ca);
+    POMPT_Critical_release(&d_cb);
     if (b_now == id_a || (id_b && b_now != id_b))
       fail("critical b's wait id is a's, or changes");
     id_b = b_now;
@@ -383,37 +383,37 @@ int main(void) {
   /* Monitoring switched off while waiting: no acquisition, no release;
    * switched off inside: the release of the delivered acquisition still
    * comes; switched on inside: nothing. */
-  POMPT_Critical_wait(&d_ca, SITE);
+  POMPT_Critical_wait(&d_ca);
   POMP_Off();
-  POMPT_Critical_held(&d_ca, SITE);
-  POMPT_Critical_release(&d_ca, SITE);
+  POMPT_Critical_held(&d_ca);
+  POMPT_Critical_release(&d_ca);
   POMP_On();
   expect_mutex(13, 12, 12, "critical with monitoring switched off waiting");
-  POMPT_Critical_wait(&d_ca, SITE);
-  POMPT_Critical_held(&d_ca, SITE);
+  POMPT_Critical_wait(&d_ca);
+  POMPT_Critical_held(&d_ca);
   POMP_Off();
-  POMPT_Critical_release(&d_ca, SITE);
-  POMPT_Critical_wait(&d_ca, SITE);
-  POMPT_Critical_held(&d_ca, SITE);
+  POMPT_Critical_release(&d_ca);
+  POMPT_Critical_wait(&d_ca);
+  POMPT_Critical_held(&d_ca);
   POMP_On();
-  POMPT_Critical_release(&d_ca, SITE);
+  POMPT_Critical_release(&d_ca);
   expect_mutex(14, 13, 13, "critical with monitoring switched inside");
   /* mutex_acquire registered between the acquire and the release: the
    * acquisition and its release, as libpompt delivers them. */
   mutex_on(ompt_callback_mutex_acquire, 0);
-  POMPT_Critical_wait(&d_ca, SITE);
+  POMPT_Critical_wait(&d_ca);
   mutex_on(ompt_callback_mutex_acquire, 1);
-  POMPT_Critical_held(&d_ca, SITE);
-  POMPT_Critical_release(&d_ca, SITE);
+  POMPT_Critical_held(&d_ca);
+  POMPT_Critical_release(&d_ca);
   expect_mutex(14, 14, 14, "critical with mutex_acquire registered inside");
   /* In a task never announced: nothing. */
   POMP_Off();
   TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
   TASK_BEGIN(h_task)
   POMP_On();
-  POMPT_Critical_wait(&d_cb, SITE);
-  POMPT_Critical_held(&d_cb, SITE);
-  POMPT_Critical_release(&d_cb, SITE);
+  POMPT_Critical_wait(&d_cb);
+  POMPT_Critical_held(&d_cb);
+  POMPT_Critical_release(&d_cb);
   TASK_END(h_task)
   TASK_DONE(h_task)
   expect_mutex(14, 14, 14, "critical in a task never announced");
