@@ -4083,8 +4083,7 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
       instr_buf_printf(&lo->pre, "POMPT_Critical_wait(&pompt_d_%d);", n);
       instr_buf_printf(&lo->open, "{ POMPT_Critical_held(&pompt_d_%d); ", n);
       instr_buf_printf(&lo->close,
-                       " POMPT_Critical_release(&pompt_d_%d);" NO_TAIL " }",
-                       n);
+                       " POMPT_Critical_release(&pompt_d_%d);" NO_TAIL " }", n);
       break;
     }
     if (k == LK_CRITICAL) {

@@ -770,18 +770,19 @@ static int POMPT_on(void) {
  * the program a thread number's test, and two calls into libpompt would be
  * most of what the tool pays (an atomic instruction likewise, with three
  * callbacks).  So the begin and end of a master region, and the events of
- * an atomic instruction, call the tool's callbacks directly, inline,
- * whenever libpompt has left the thread's lane open: the thread is known,
- * its running task was announced, nothing is pending for its next event (a
- * barrier end to deliver first, a task a cancellation left) and, for a
- * master region, no other construct of the task is open.  Otherwise the
- * event goes to libpompt (the *_at routines), as every event of the other
- * constructs does.
+ * an atomic instruction and of a critical region, call the tool's
+ * callbacks directly, whenever libpompt has left the thread's lane open:
+ * the thread is known, its running task was announced, nothing is pending
+ * for its next event (a barrier end to deliver first, a task a
+ * cancellation left) and, for a master region, no other construct of the
+ * task is open.  Otherwise the event goes to libpompt (the *_at routines),
+ * as every event of the other constructs does.
  *
  * The lane is libpompt's thread-local record and callback slots; the
  * symbols carry the layout's version, so an object built against another
- * layout does not link with this libpompt instead of misreading it.  Only
- * libpompt writes them; the instrumented code reads them.
+ * layout does not link with this libpompt instead of misreading it.
+ * libpompt fills the slots and says what is usable; the instrumented code
+ * keeps its stacks (open, held) and marks (atomic, task, wait_state).
  *
  * open: the nested master regions of the thread, innermost in bit 0: 1 when
  * its begin was delivered here (its end is then delivered here too, or by
