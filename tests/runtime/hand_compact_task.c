@@ -151,9 +151,26 @@ static void seed_tasks(void) {
     POMPT_Task_create_end();                                                   \
   NO_TAIL;
 
+/* The task with dependences: written the same way in both families (its
+ * dependences take the instance). */
+static void deps_task(void) {
+  static POMPT_Desc_t d_deps = {0, ctc_deps, 0};
+  POMP_Dependence_t deps[2] = {{&a_var, 2}, {&b_var, 1}};
+  CT_CREATE(w, d_deps, POMP_TASK_HAS_DEPEND)
+  if (w)
+    POMPT_Task_dependences(w, deps, 2);
+#pragma omp task depend(out : a_var) depend(in : b_var) firstprivate(w)
+  {
+    CT_BEGIN(w)
+    ran++;
+    CT_END(w)
+  }
+  CT_DONE(w)
+}
+
 static void compact_tasks(void) {
-  static POMPT_Desc_t d_plain = {0, ctc_plain, 0}, d_deps = {0, ctc_deps, 0},
-                      d_undef = {0, ctc_undef, 0}, d_left = {0, ctc_left, 0};
+  static POMPT_Desc_t d_plain = {0, ctc_plain, 0}, d_undef = {0, ctc_undef, 0},
+                      d_left = {0, ctc_left, 0};
   static POMP_Handle_t h_wait;
   {
     CT_CREATE(w, d_plain, 0)
@@ -165,19 +182,7 @@ static void compact_tasks(void) {
     }
     CT_DONE(w)
   }
-  {
-    POMP_Dependence_t deps[2] = {{&a_var, 2}, {&b_var, 1}};
-    CT_CREATE(w, d_deps, POMP_TASK_HAS_DEPEND)
-    if (w)
-      POMPT_Task_dependences(w, deps, 2);
-#pragma omp task depend(out : a_var) depend(in : b_var) firstprivate(w)
-    {
-      CT_BEGIN(w)
-      ran++;
-      CT_END(w)
-    }
-    CT_DONE(w)
-  }
+  deps_task();
   {
     CT_CREATE(w, d_undef, POMP_TASK_UNDEFERRED)
 #pragma omp task if (0) firstprivate(w)
@@ -212,7 +217,6 @@ static POMPT_Desc_t hd_plain = {0, ctc_plain, 0}, hd_undef = {0, ctc_undef, 0},
                     hd_left = {0, ctc_left, 0};
 
 static void handed_tasks(void) {
-  static POMPT_Desc_t d_deps = {0, ctc_deps, 0};
   static POMP_Handle_t h_wait;
   {
     HT_CREATE(w, hd_plain, 0)
@@ -226,19 +230,7 @@ static void handed_tasks(void) {
     POMPT_Task_created(w);
     NO_TAIL;
   }
-  {
-    POMP_Dependence_t deps[2] = {{&a_var, 2}, {&b_var, 1}};
-    CT_CREATE(w, d_deps, POMP_TASK_HAS_DEPEND)
-    if (w)
-      POMPT_Task_dependences(w, deps, 2);
-#pragma omp task depend(out : a_var) depend(in : b_var) firstprivate(w)
-    {
-      CT_BEGIN(w)
-      ran++;
-      CT_END(w)
-    }
-    CT_DONE(w)
-  }
+  deps_task();
   {
     HT_CREATE(w, hd_undef, POMP_TASK_UNDEFERRED)
 #pragma omp task if (0) firstprivate(w)
