@@ -1636,6 +1636,20 @@ static inline void deliver_create(bridge_task_t *rec, bridge_task_t *enc,
        has_dependences, codeptr);
 }
 
+/* The task this thread is creating, whose task_create (and dependences)
+ * wait for libgomp's copy of its data (bridge_create_deliver). */
+static inline void create_pending_set(bridge_thread_t *t, bridge_task_t *rec,
+                                      bridge_task_t *enc, const void *codeptr,
+                                      int has_dependences) {
+  t->create_pending.rec = rec;
+  t->create_pending.enc = enc;
+  t->create_pending.codeptr = codeptr;
+  t->create_pending.deps = NULL;
+  t->create_pending.ndeps = 0;
+  t->create_pending.has_dependences = has_dependences;
+  t->create_pending.handoff = NULL;
+}
+
 static inline __attribute__((always_inline)) int32_t
 task_create_begin(bridge_thread_t *t, task_handle_t *h, int pomp_flags,
                   const void *codeptr, void *frame, int quick) {
@@ -1655,13 +1669,8 @@ task_create_begin(bridge_thread_t *t, task_handle_t *h, int pomp_flags,
   h->rec = rec;
   h->gen = gen_of(rec);
   h->magic = HANDLE_TASK;
-  t->create_pending.rec = rec;
-  t->create_pending.enc = enc;
-  t->create_pending.codeptr = codeptr;
-  t->create_pending.deps = NULL;
-  t->create_pending.ndeps = 0;
-  t->create_pending.has_dependences = (pomp_flags & POMP_TASK_HAS_DEPEND) != 0;
-  t->create_pending.handoff = NULL;
+  create_pending_set(t, rec, enc, codeptr,
+                     (pomp_flags & POMP_TASK_HAS_DEPEND) != 0);
   if (!bridge_fork_deferred)
     bridge_create_deliver(t);
   return POMP_SUCCESS;
@@ -2249,13 +2258,12 @@ bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
   hd->enc = enc;
   hd->how = set_enter_frame(t, frame) ? BRIDGE_HANDED_FRAME_SET : 0;
   bridge_task_t *rec = new_task(t, enc, pomp_flags, 1);
-  t->create_pending.rec = rec;
-  t->create_pending.enc = enc;
-  t->create_pending.codeptr = codeptr;
-  t->create_pending.deps = NULL;
-  t->create_pending.ndeps = 0;
-  t->create_pending.has_dependences = 0;
-  t->create_pending.handoff = NULL;
+  if (__builtin_expect(!rec, 0)) { /* no record: the task goes unreported */
+    if (hd->how == BRIDGE_HANDED_FRAME_SET)
+      enc->frame.enter_frame.ptr = NULL;
+    return NULL;
+  }
+  create_pending_set(t, rec, enc, codeptr, 0);
   return rec;
 }
 
