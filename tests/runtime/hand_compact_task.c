@@ -212,6 +212,13 @@ static void compact_tasks(void) {
   POMPT_Task_t w = 0;                                                          \
   if (POMPT_on())                                                              \
     w = POMPT_Task_new(&(d), (flags));
+#define HT_BEGIN(w) POMPT_Task_enter(w);
+#define HT_END(w)                                                              \
+  POMPT_Task_leave(w);                                                         \
+  NO_TAIL;
+#define HT_DONE(w)                                                             \
+  POMPT_Task_created(w);                                                       \
+  NO_TAIL;
 
 static POMPT_Desc_t hd_plain = {0, ctc_plain, 0}, hd_undef = {0, ctc_undef, 0},
                     hd_left = {0, ctc_left, 0};
@@ -222,37 +229,32 @@ static void handed_tasks(void) {
     HT_CREATE(w, hd_plain, 0)
 #pragma omp task firstprivate(w)
     {
-      POMPT_Task_enter(w);
+      HT_BEGIN(w)
       ran++;
-      POMPT_Task_leave(w);
-      NO_TAIL;
+      HT_END(w)
     }
-    POMPT_Task_created(w);
-    NO_TAIL;
+    HT_DONE(w)
   }
   deps_task();
   {
     HT_CREATE(w, hd_undef, POMP_TASK_UNDEFERRED)
 #pragma omp task if (0) firstprivate(w)
     {
-      POMPT_Task_enter(w);
+      HT_BEGIN(w)
       ran++;
-      POMPT_Task_leave(w);
-      NO_TAIL;
+      HT_END(w)
     }
-    POMPT_Task_created(w);
-    NO_TAIL;
+    HT_DONE(w)
   }
   {
     /* Left without its end event (as by a jump out of the block). */
     HT_CREATE(w, hd_left, 0)
 #pragma omp task firstprivate(w)
     {
-      POMPT_Task_enter(w);
+      HT_BEGIN(w)
       ran++;
     }
-    POMPT_Task_created(w);
-    NO_TAIL;
+    HT_DONE(w)
   }
   TASKWAIT(h_wait, ctc_wait)
 }
