@@ -365,13 +365,16 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
   if (ended == 1) /* thread_end sets the state undefined when done */
     return bridge_get_state(t, NULL) != ompt_state_undefined;
   /* Docked in the finalising thread's pool, which keeps it: runnable while
-   * it spins (an active wait policy), but never on its way out.  Another
-   * initial thread's pool (a pthread's) goes when that thread exits, its
-   * workers with it: those are waited for. */
-  if (me && __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == me &&
-      __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) <
-          __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED))
-    return 0;
+   * it spins (an active wait policy), but never on its way out.  Past the
+   * pool's last team, libgomp released it: it is on its way out whatever
+   * the kernel says of it at this moment (asleep on a lock of its own
+   * exit, say; ended from here, its last callbacks would come from this
+   * thread).  Another initial thread's pool (a pthread's) goes when that
+   * thread exits, its workers with it: those are waited for. */
+  if (me && __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == me)
+    return __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >=
+               __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED) &&
+           ended == 0;
   return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
          bridge_os_thread_runnable(t->tid);
 }
