@@ -918,6 +918,11 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
   static __inline__ __attribute__((__noinline__, __unused__))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
+#ifdef __cplusplus
+/* C code, compiled as C++ too: its casts are C's (clang++ warns of them
+ * under -Wold-style-cast; g++ not inside extern "C"). */
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#endif
 /* codeptr: the construct's codeptr_ra, the same whichever way the event
  * goes.  pomp-instr passes an address it takes with assembler in the
  * construct's own code, after a one-byte nop: the address and the byte
@@ -1091,6 +1096,10 @@ int32_t POMPT_Task_end(POMPT_Task_t task) POMPT_NOTHROW;
 #define POMPT_LANE_TASK_HANDED 1
 #define POMPT_TASK_LANE ((POMPT_Task_t)1)
 #if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#ifdef __cplusplus
+#pragma GCC diagnostic ignored "-Wold-style-cast" /* as for the lane's */
+#endif
 #define POMPT_TASK_ENTRY_                                                      \
   static __inline__ __attribute__((__always_inline__, __unused__))
 POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
@@ -1130,6 +1139,9 @@ POMPT_TASK_ENTRY_ void POMPT_Task_created(POMPT_Task_t w) {
   if (w > POMPT_TASK_LANE)
     POMPT_Task_create_end();
 }
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #ifdef __cplusplus
 }
