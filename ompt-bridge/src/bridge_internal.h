@@ -500,9 +500,9 @@ static inline void bridge_task_unref_by(bridge_thread_t *self,
   bridge_task_unref_slow(task);
 }
 /* ---- The lane (bridge_lane.c, pomp.h) ------------------------------------
- * Master regions and atomic instructions are delivered from the
- * instrumented code while the thread's lane is usable; these keep it true
- * to the thread's state. */
+ * Master regions, atomic instructions and critical regions are delivered
+ * from the instrumented code while the thread's lane is usable; these keep
+ * it true to the thread's state. */
 extern __thread POMPT_Lane_t POMPT_lane_v1
     __attribute__((tls_model("initial-exec")));
 /* The lane shows task, the thread's running one: its data, and

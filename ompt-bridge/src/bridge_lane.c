@@ -1,7 +1,8 @@
 /*
  * bridge_lane.c -- the lane: what the inline events of pomp.h read
- * (POMPT_Master_enter / _leave, POMPT_Atomic_begin / _end), kept true by
- * libpompt.
+ * (POMPT_Master_enter / _leave, POMPT_Atomic_begin / _end,
+ * POMPT_Critical_wait / _held / _release; POMPT_Task_new leaves a task
+ * construct there for GOMP_task), kept true by libpompt.
  *
  * An inline event calls the tool's callbacks itself when the lane allows
  * and otherwise comes to libpompt (bridge_lane_masked_begin/_end, from
@@ -78,24 +79,14 @@ void bridge_lane_hold(void) {
     t->lane_hold = 1;
 }
 
+/* An end without a begin of this family (depth 0), or deeper than the
+ * bits: 0, the library's. */
 int bridge_lane_pop(void) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
-  uint32_t depth = l->depth;
-  if (!depth)
-    return 0; /* an end without a begin of this family: the library's */
-  l->depth = depth - 1;
-  if (depth > 64)
-    return 0; /* deeper than the bits: begun through the library */
-  int bit = (int)(l->open & 1);
-  l->open >>= 1;
-  return bit;
+  return (int)POMPT_Lane_pop_(&POMPT_lane_v1.open, &POMPT_lane_v1.depth);
 }
 
 void bridge_lane_push(void) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
-  if (l->depth < 64)
-    l->open <<= 1;
-  l->depth++;
+  POMPT_Lane_push_(&POMPT_lane_v1.open, &POMPT_lane_v1.depth, 0);
 }
 
 void bridge_lane_unwind(bridge_task_t *task) {

@@ -878,6 +878,31 @@ int32_t POMPT_Critical_begin_at(POMPT_Desc_t *d,
 int32_t POMPT_Critical_end_at(POMPT_Desc_t *d,
                               const void *codeptr) POMPT_NOTHROW;
 
+/* A bit stack of the lane (open, held), innermost in bit 0: push a bit
+ * (kept within 64 levels, counted beyond), the innermost bit (0 when the
+ * stack is empty or deeper than the bits), pop it. */
+static __inline__ __attribute__((__always_inline__, __unused__)) void
+POMPT_Lane_push_(uint64_t *bits, uint32_t *depth, unsigned bit) {
+  if (*depth < 64)
+    *bits = *bits << 1 | bit;
+  ++*depth;
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) unsigned
+POMPT_Lane_top_(uint64_t bits, uint32_t depth) {
+  return depth - 1 < 64 && (bits & 1);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) unsigned
+POMPT_Lane_pop_(uint64_t *bits, uint32_t *depth) {
+  uint32_t d = *depth;
+  unsigned bit = POMPT_Lane_top_(*bits, d);
+  if (d) {
+    *depth = d - 1;
+    if (d <= 64)
+      *bits >>= 1;
+  }
+  return bit;
+}
+
 /* One event: end 0 for the begin, 1 for the end.  A begin needs a free bit
  * of the stack, an end its begin's bit set (delivered inline).  The caller
  * tests POMPT_on() (pomp-instr's guard); without a tool the slots are empty
@@ -1002,8 +1027,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
                        1)) {
     const POMPT_Region_head_t *r =
         (const POMPT_Region_head_t *)(const void *)d->handle;
-    l->held = l->held << 1 | 1;
-    l->held_depth++;
+    POMPT_Lane_push_(&l->held, &l->held_depth, 1);
     /* The waiting state, before the callback, as a runtime has it. */
     l->wait_id = r->wait_id;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -1011,9 +1035,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
     /* ompt_mutex_critical = 5; impl 1 */
     acq(5, r->hint, 1, r->wait_id, codeptr);
   } else {
-    if (l->held_depth < 64)
-      l->held <<= 1;
-    l->held_depth++;
+    POMPT_Lane_push_(&l->held, &l->held_depth, 0);
     POMPT_Critical_enter_at(d, codeptr);
   }
 }
@@ -1022,7 +1044,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d) {
     return;
   const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v1;
-  if (l->held_depth - 1 < 64 && (l->held & 1)) {
+  if (POMPT_Lane_top_(l->held, l->held_depth)) {
     l->wait_state = 0;
     POMPT_Mutex_cb_t acqd =
         __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
@@ -1040,14 +1062,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_release(POMPT_Desc_t *d) {
     return;
   const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v1;
-  uint32_t depth = l->held_depth;
-  int inline_held = depth - 1 < 64 && (l->held & 1);
-  if (depth) {
-    l->held_depth = depth - 1;
-    if (depth <= 64)
-      l->held >>= 1;
-  }
-  if (inline_held) {
+  if (POMPT_Lane_pop_(&l->held, &l->held_depth)) {
     POMPT_Mutex_cb_t rel =
         __atomic_load_n(&POMPT_lane_atomic_v1.released, __ATOMIC_RELAXED);
     if (rel)
