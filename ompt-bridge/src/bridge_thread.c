@@ -30,13 +30,18 @@ ompt_data_t bridge_initial_parallel_data;
 
 static void thread_end(bridge_thread_t *t);
 
-/* Set while finalisation waits for exiting threads to end themselves. */
-static atomic_int awaiting_exits;
+/* Whether a thread that exits ends itself (its last callbacks on its own
+ * thread): from the tool's activation until finalisation has stopped
+ * waiting for exiting threads.  Not bridge_active: finalisation switches
+ * the events off before it waits, and a thread that exited in between left
+ * without its callbacks, was waited for in vain (2 s) and was then ended
+ * from the finalising thread. */
+static atomic_int exits_end_themselves;
 
 /* pthread key destructor: the thread is exiting on its own. */
 static void on_thread_exit(void *arg) {
   bridge_thread_t *t = arg;
-  if (t && (bridge_active || atomic_load(&awaiting_exits)))
+  if (t && atomic_load(&exits_end_themselves))
     thread_end(t);
 }
 
@@ -249,6 +254,7 @@ static void start_initial_task(bridge_thread_t *t, ompt_data_t *region) {
 }
 
 void bridge_thread_start_initial(void) {
+  atomic_store(&exits_end_themselves, 1);
   bridge_thread_t *t = bridge_thread_self();
   if (!t || t->cur)
     return;
@@ -319,6 +325,8 @@ void bridge_threads_end_all(void) {
   } else {
     await_exiting_threads(me);
   }
+  /* From here on the threads left are ended from this one. */
+  atomic_store(&exits_end_themselves, 0);
   int workers = 0;
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
     if (t != me && !atomic_load(&t->ended))
@@ -390,13 +398,11 @@ static int count_exiting(const bridge_thread_t *me, int stop_at_one) {
 }
 
 static void await_exiting_threads(const bridge_thread_t *me) {
-  atomic_store(&awaiting_exits, 1);
   long waited = 0;
   while (count_exiting(me, 1) && waited < EXIT_WAIT_MAX_US) {
     bridge_os_sleep_us(EXIT_WAIT_US);
     waited += EXIT_WAIT_US;
   }
-  atomic_store(&awaiting_exits, 0);
   if (waited >= EXIT_WAIT_MAX_US) {
     int left = count_exiting(me, 0);
     if (left)
