@@ -698,6 +698,10 @@ bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *sp, int what,
   int kind = sp->kind;
   uint64_t arg = sp->arg;
   int b = sp->bucket;
+  /* A wait, and a region that ends with its wait (a barrier, taskwait),
+   * is one runtime call at a native runtime: all its events carry the
+   * codeptr_ra of its begin, whichever POMP call ends it. */
+  const void *begin_codeptr = sp->codeptr;
   bridge_task_t *task = t->cur;
   if (BRIDGE_SC_SETS_ENTER(what) && sp->set_enter && task) {
     task->frame.enter_frame.ptr = NULL;
@@ -725,9 +729,10 @@ bridge_scope_end_as(bridge_thread_t *t, const bridge_scope_t *sp, int what,
     ompt_callback_sync_region_t w =
         BRIDGE_GROUP_AS(b, sync_region_wait, ompt_callback_sync_region_t);
     if (w)
-      w((ompt_sync_region_t)kind, ompt_scope_end, pd, td, codeptr);
+      w((ompt_sync_region_t)kind, ompt_scope_end, pd, td, begin_codeptr);
     if (what == BRIDGE_SC_SYNC_WAIT)
       break;
+    codeptr = begin_codeptr;
   }
     /* fall through */
   case BRIDGE_SC_SYNC_REGION: {

@@ -215,6 +215,7 @@ struct frame {
   enum scope scope;
   uint64_t key;
   ompt_data_t *resume; /* S_TASK: the task it suspended */
+  const void *codeptr; /* S_SYNC, S_SYNC_WAIT: the begin's codeptr_ra */
 };
 #define STACK_MAX 1024
 static __thread struct frame stack[STACK_MAX];
@@ -246,7 +247,7 @@ static void on_thread(const char *what) {
 
 static void push(enum scope s, uint64_t key, ompt_data_t *resume) {
   if (depth < STACK_MAX)
-    stack[depth] = (struct frame){s, key, resume};
+    stack[depth] = (struct frame){s, key, resume, NULL};
   depth++;
 }
 
@@ -264,6 +265,23 @@ static void pop(enum scope s, uint64_t key) {
     error("%s end (key %lu) closes %s (key %lu)", scope_names[s],
           (unsigned long)key, scope_names[stack[depth].scope],
           (unsigned long)stack[depth].key);
+}
+
+/* A wait, and a sync region that ends with its wait (every kind but a
+ * taskgroup, whose region spans its block), is one runtime call: its end
+ * carries its begin's codeptr_ra, as at a native runtime.  Before pop. */
+static void note_codeptr(const void *codeptr) {
+  struct frame *f = top();
+  if (f)
+    f->codeptr = codeptr;
+}
+
+static void check_end_codeptr(const char *what, int kind,
+                              const void *codeptr) {
+  struct frame *f = top();
+  if (f && f->codeptr != codeptr)
+    error("%s end (kind %d): codeptr_ra %p, its begin's %p", what, kind,
+          codeptr, f->codeptr);
 }
 
 static void check_codeptr(const char *what, const void *codeptr) {
@@ -626,7 +644,10 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     if (kind != ompt_sync_region_taskgroup)
       check_state("sync_region begin", wait_state_for(kind), 0, 0);
     push(S_SYNC, (uint64_t)kind, NULL);
+    note_codeptr(codeptr);
   } else {
+    if (kind != ompt_sync_region_taskgroup)
+      check_end_codeptr("sync_region", kind, codeptr);
     pop(S_SYNC, (uint64_t)kind);
     /* The end of a region's end barrier comes as the region ends: libpompt
      * passes no parallel_data there on any thread (libomp neither). */
@@ -687,10 +708,12 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
             "enter_frame",
             kind);
     push(S_SYNC_WAIT, (uint64_t)kind, NULL);
+    note_codeptr(codeptr);
   } else {
+    check_end_codeptr("sync_region_wait", kind, codeptr);
     pop(S_SYNC_WAIT, (uint64_t)kind);
   }
-  (void)task, (void)codeptr;
+  (void)task;
 }
 
 /* ---- Mutexes ------------------------------------------------------------------ */
