@@ -2214,8 +2214,9 @@ void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner) {
  * which copies the task's firstprivate data out of its block before its
  * first statement (Task_begin): a tool that orders memory through OMPT
  * needs the begin before that read, as a native runtime delivers it. */
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
-                            int block_begins) {
+static inline __attribute__((always_inline)) int
+task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
+                 int block_begins) {
   task_handle_t h = {rec, gen, HANDLE_TASK};
   bridge_thread_t *t = bridge_self;
   bridge_task_t *cur = t ? t->cur : NULL;
@@ -2236,10 +2237,15 @@ int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
   return 1;
 }
 
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
+                            int block_begins) {
+  return task_begin_early(rec, gen, frame, block_begins);
+}
+
 /* ---- Tasks their construct handed over (pomp.h, POMPT_Task_new) ---------
- * libpompt's GOMP_task creates the task (bridge_task_handed_create), runs
- * it through its trampoline (bridge_task_begin_early, then
- * bridge_task_handed_end) and closes the scheduling point
+ * libpompt's GOMP_task creates the task (bridge_task_handed_create),
+ * libgomp runs it through libpompt's trampoline (bridge_task_handed_run),
+ * and GOMP_task closes the scheduling point
  * (bridge_task_handed_created), all within the one call: the encountering
  * task's enter_frame needs no scope to be cleared by.  Anything unusual
  * takes the general events' path. */
@@ -2279,8 +2285,12 @@ void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame) {
     hd->enc->frame.enter_frame.ptr = NULL;
 }
 
-void bridge_task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
-                            int block_ended) {
+/* The end of a task its construct handed over, when its function
+ * returned: complete when its block reached its end (block_ended), else
+ * cancelled. */
+static inline __attribute__((always_inline)) void
+task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
+                int block_ended) {
   bridge_thread_t *t = bridge_self;
   if (__builtin_expect(t && t->cur == rec && bridge_active &&
                            gen_of(rec) == gen &&
@@ -2294,6 +2304,21 @@ void bridge_task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
     return;
   }
   bridge_task_returned(rec, gen, frame, block_ended);
+}
+
+void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
+                            void (*fn)(void *), void *block, void *frame) {
+  /* The block marks the lane at its end (POMPT_Task_leave); the mark is
+   * the running task's, so an undeferred task run inside the block keeps
+   * its own and gives the block's back. */
+  POMPT_Lane_t *l = &POMPT_lane_v1;
+  uint32_t outer = l->task_ended;
+  l->task_ended = 0;
+  task_begin_early(rec, gen, frame, 0);
+  fn(block);
+  uint32_t ended = l->task_ended;
+  l->task_ended = outer;
+  task_handed_end(rec, gen, frame, (int)ended);
 }
 
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,

@@ -332,10 +332,8 @@ static void task_copy(void *dst, void *src) {
 }
 
 /* The task's function, on the thread that runs it.  A task its construct
- * handed over makes no call of its own: it begins here and ends here, as
- * complete when its block marked the lane at its end (POMPT_Task_leave),
- * else as cancelled.  The mark is the running task's: an undeferred task
- * run inside the block keeps its own and gives the block's back. */
+ * handed over makes no call of its own: it begins and ends around its
+ * function (bridge_task_handed_run). */
 static void task_run(void *arg) {
   task_hdr_t *h = arg;
   void *block = (char *)arg + h->off;
@@ -350,14 +348,7 @@ static void task_run(void *arg) {
     bridge_task_returned(h->rec, h->gen, frame, 0);
     return;
   }
-  POMPT_Lane_t *l = &POMPT_lane_v1;
-  uint32_t outer = l->task_ended;
-  l->task_ended = 0;
-  bridge_task_begin_early(h->rec, h->gen, frame, 0);
-  h->fn(block);
-  uint32_t ended = l->task_ended;
-  l->task_ended = outer;
-  bridge_task_handed_end(h->rec, h->gen, frame, (int)ended);
+  bridge_task_handed_run(h->rec, h->gen, h->fn, block, frame);
 }
 
 /* Blocks up to this size (header included) are built on the stack. */

@@ -890,8 +890,9 @@ void bridge_combine_end(bridge_thread_t *t);
 /* bridge_events.c: a task its construct handed over (pomp.h,
  * POMPT_Task_new), from libpompt's GOMP_task: created (NULL when no record
  * could be made), then, after libgomp's GOMP_task returned, the scheduling
- * point closed (created); ended by the trampoline when its block returned
- * (block_ended as for bridge_task_returned). */
+ * point closed (created); run by the trampoline (handed_run: begun, its
+ * block's function called, ended as complete or, when the block did not
+ * reach its end, as cancelled). */
 enum { BRIDGE_HANDED_FRAME_SET = 1, BRIDGE_HANDED_GENERAL };
 typedef struct bridge_task_handed {
   bridge_task_t *enc; /* whose enter_frame was set (FRAME_SET) */
@@ -901,8 +902,8 @@ bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
                                          int pomp_flags, const void *codeptr,
                                          void *frame);
 void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame);
-void bridge_task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
-                            int block_ended);
+void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
+                            void (*fn)(void *), void *block, void *frame);
 /* block_ended: the block reached its end (a task handed over by its
  * construct, POMPT_Task_leave), else 0: still running, it was left early. */
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,
