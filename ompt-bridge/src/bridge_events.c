@@ -1092,6 +1092,8 @@ static inline __attribute__((always_inline)) void
 mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind, unsigned hint,
               ompt_wait_id_t wait_id, const void *codeptr) {
   bridge_set_state(t, mutex_state(kind), wait_id);
+  t->acquire_codeptr = codeptr;
+  t->acquire_wait_id = wait_id;
   deliver_acquire(t, bucket, kind, hint, wait_id, codeptr);
 }
 
@@ -1189,6 +1191,10 @@ mutex_acquired(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
                ompt_wait_id_t wait_id, int held, const void *codeptr,
                int room) {
   bridge_set_state(t, bridge_working_state(t->cur), 0);
+  if (t->acquire_wait_id == wait_id && t->acquire_codeptr) {
+    codeptr = t->acquire_codeptr; /* its acquire's */
+    t->acquire_codeptr = NULL;
+  }
   int deliver =
       held ? push_held(t, bucket, kind, wait_id, codeptr, room) : announced(t);
   if (deliver)
@@ -2311,7 +2317,7 @@ void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
   /* The block marks the lane at its end (POMPT_Task_leave); the mark is
    * the running task's, so an undeferred task run inside the block keeps
    * its own and gives the block's back. */
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   uint32_t outer = l->task_ended;
   l->task_ended = 0;
   task_begin_early(rec, gen, frame, 0);

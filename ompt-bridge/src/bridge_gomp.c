@@ -408,7 +408,7 @@ void task_observed(void (*fn)(void *), void *data,
    * call, as a native runtime's task entry has it. */
   void *frame = __builtin_dwarf_cfa();
   bridge_task_handed_t hd = {NULL, 0};
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Desc_t *d = l->task;
   if (d) { /* a construct handed its task over (POMPT_Task_new) */
     l->task = NULL;

@@ -160,11 +160,11 @@ static int get_state(ompt_wait_id_t *wait_id) {
   /* Waiting for a critical region's lock after an inline acquire (pomp.h,
    * POMPT_Critical_wait writes the wait id first). */
   int waiting =
-      (int)__atomic_load_n(&POMPT_lane_v1.wait_state, __ATOMIC_RELAXED);
+      (int)__atomic_load_n(&POMPT_lane_v2.wait_state, __ATOMIC_RELAXED);
   if (waiting) {
     atomic_signal_fence(memory_order_seq_cst);
     if (wait_id)
-      *wait_id = __atomic_load_n(&POMPT_lane_v1.wait_id, __ATOMIC_RELAXED);
+      *wait_id = __atomic_load_n(&POMPT_lane_v2.wait_id, __ATOMIC_RELAXED);
     return waiting;
   }
   return bridge_get_state(t, wait_id);

@@ -272,6 +272,11 @@ typedef struct bridge_thread {
   _Atomic(bridge_task_t *) remote_free;
   struct bridge_deps *free_deps;
   _Atomic(struct bridge_deps *) remote_free_deps;
+  /* The thread's last mutex_acquire (structured mutexes): its
+   * acquisition, a later event, carries the same codeptr_ra (one runtime
+   * call makes both at a native runtime). */
+  const void *acquire_codeptr;
+  ompt_wait_id_t acquire_wait_id;
   /* Nest locks owned. */
   bridge_nest_owned_t nest[BRIDGE_NEST_OWNED_MAX];
   int nnest;
@@ -503,7 +508,7 @@ static inline void bridge_task_unref_by(bridge_thread_t *self,
  * Master regions, atomic instructions and critical regions are delivered
  * from the instrumented code while the thread's lane is usable; these keep
  * it true to the thread's state. */
-extern __thread POMPT_Lane_t POMPT_lane_v1
+extern __thread POMPT_Lane_t POMPT_lane_v2
     __attribute__((tls_model("initial-exec")));
 /* The lane shows task, the thread's running one: its data, and
  * POMPT_LANE_READY exactly when an inline event may skip libpompt (the task
@@ -512,7 +517,7 @@ extern __thread POMPT_Lane_t POMPT_lane_v1
  * master region needs).  Only for the calling thread's own record. */
 static inline void bridge_lane_show(bridge_thread_t *t, bridge_task_t *task,
                                     int outermost) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   l->parallel_data = task->parallel_data;
   l->task_data = &task->task_data;
   l->usable =
@@ -525,7 +530,7 @@ static inline void bridge_lane_show(bridge_thread_t *t, bridge_task_t *task,
 static inline void bridge_lane_refresh(bridge_thread_t *t) {
   bridge_task_t *cur = t->cur;
   if (!cur || cur == t->pending)
-    POMPT_lane_v1.usable = 0;
+    POMPT_lane_v2.usable = 0;
   else
     bridge_lane_show(t, cur, t->nscopes == cur->scope_base);
 }
@@ -533,11 +538,11 @@ static inline void bridge_lane_refresh(bridge_thread_t *t) {
  * would no longer nest inside it correctly if a cancellation ended both
  * (atomic instructions have no scope: they need only READY). */
 static inline void bridge_lane_enclosed(void) {
-  POMPT_lane_v1.usable &= (uint16_t)~POMPT_LANE_OUTERMOST;
+  POMPT_lane_v2.usable &= (uint16_t)~POMPT_LANE_OUTERMOST;
 }
 /* The running task changed: the lane's data are stale. */
 static inline void bridge_lane_close(void) {
-  POMPT_lane_v1.usable = 0;
+  POMPT_lane_v2.usable = 0;
 }
 /* The master regions begun inline above task's base that a cancellation
  * left open: their ends, innermost first (after the task's other open
@@ -565,7 +570,7 @@ static inline void bridge_task_push_as(bridge_thread_t *t, bridge_task_t *task,
   task->scope_base = t->nscopes;
   for (int k = 0; k < BRIDGE_PAIRS; k++)
     task->pair_next[k] = bridge_pairs[k].next;
-  task->lane_base = POMPT_lane_v1.depth;
+  task->lane_base = POMPT_lane_v2.depth;
   __atomic_store_n(&task->status, BRIDGE_TASK_RUNNING, __ATOMIC_RELAXED);
   atomic_signal_fence(memory_order_seq_cst);
   t->cur = task;
@@ -791,7 +796,7 @@ static inline void bridge_task_close_open(bridge_thread_t *t,
                                           bridge_task_t *task,
                                           const void *codeptr) {
   bridge_scope_close_open(t, task->scope_base, codeptr);
-  if (__builtin_expect(POMPT_lane_v1.depth > task->lane_base, 0) &&
+  if (__builtin_expect(POMPT_lane_v2.depth > task->lane_base, 0) &&
       t == bridge_self)
     bridge_lane_unwind(task);
 }
@@ -972,7 +977,7 @@ int bridge_atomic_acquire(int bucket, ompt_wait_id_t wait_id, int waits,
 /* The wait id of an atomic instruction: the thread's own, the same one the
  * inline events of pomp.h pass (the address of the thread's lane). */
 static inline ompt_wait_id_t bridge_atomic_own_wait_id(void) {
-  return (ompt_wait_id_t)(uintptr_t)&POMPT_lane_v1;
+  return (ompt_wait_id_t)(uintptr_t)&POMPT_lane_v2;
 }
 
 void bridge_atomic_release(int bucket, ompt_wait_id_t wait_id,

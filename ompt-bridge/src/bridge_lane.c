@@ -34,7 +34,7 @@
 #include "bridge.h"
 #include "bridge_internal.h"
 
-__attribute__((visibility("default"))) __thread POMPT_Lane_t POMPT_lane_v1
+__attribute__((visibility("default"))) __thread POMPT_Lane_t POMPT_lane_v2
     __attribute__((tls_model("initial-exec")));
 __attribute__((visibility("default")))
 POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
@@ -73,7 +73,7 @@ void bridge_lane_settle(void) {
 }
 
 void bridge_lane_hold(void) {
-  POMPT_lane_v1.usable = 0;
+  POMPT_lane_v2.usable = 0;
   bridge_thread_t *t = bridge_self;
   if (t)
     t->lane_hold = 1;
@@ -82,16 +82,16 @@ void bridge_lane_hold(void) {
 /* An end without a begin of this family (depth 0), or deeper than the
  * bits: 0, the library's. */
 int bridge_lane_pop(void) {
-  return (int)POMPT_Lane_pop_(&POMPT_lane_v1.open, &POMPT_lane_v1.depth);
+  return (int)POMPT_Lane_pop_(&POMPT_lane_v2.open, &POMPT_lane_v2.depth);
 }
 
 void bridge_lane_push(void) {
-  POMPT_Lane_push_(&POMPT_lane_v1.open, &POMPT_lane_v1.depth, 0);
+  POMPT_Lane_push_(&POMPT_lane_v2.open, &POMPT_lane_v2.depth, 0);
 }
 
 void bridge_lane_unwind(bridge_task_t *task) {
   ompt_callback_masked_t cb = BRIDGE_GROUP(BRIDGE_B_SYNC_BE, masked);
-  while (POMPT_lane_v1.depth > task->lane_base)
+  while (POMPT_lane_v2.depth > task->lane_base)
     if (bridge_lane_pop() && cb)
       cb(ompt_scope_end, task->parallel_data, &task->task_data, NULL);
 }

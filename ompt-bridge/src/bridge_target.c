@@ -272,7 +272,7 @@ static bridge_task_t *task_to_end(bridge_thread_t *t, bridge_team_t *team) {
 static void task_finish(bridge_thread_t *t, bridge_task_t *task,
                         const void *codeptr) {
   bridge_scope_close_to(t, task->scope_base, codeptr); /* left open */
-  if (t == bridge_self && POMPT_lane_v1.depth > task->lane_base)
+  if (t == bridge_self && POMPT_lane_v2.depth > task->lane_base)
     bridge_lane_unwind(task);
   bridge_task_pop(t, task);
   task->status = BRIDGE_TASK_DONE;

@@ -275,7 +275,7 @@ static void thread_end(bridge_thread_t *t) {
   bridge_task_t *task = t->cur;
   if (task && (task->flags & ompt_task_initial)) {
     bridge_scope_close_to(t, task->scope_base, NULL);
-    if (t == bridge_self && POMPT_lane_v1.depth > task->lane_base)
+    if (t == bridge_self && POMPT_lane_v2.depth > task->lane_base)
       bridge_lane_unwind(task);
     ompt_callback_implicit_task_t icb =
         BRIDGE_ACTIVE(BRIDGE_B_ALWAYS, implicit_task);

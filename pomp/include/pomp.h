@@ -817,13 +817,16 @@ typedef struct POMPT_Lane {
   uint32_t held_depth;
   uint32_t wait_state;
   uint64_t wait_id;
+  /* The codeptr_ra of an inline acquire, which its acquisition carries
+   * too (at a native runtime one call makes both). */
+  const void *wait_codeptr;
 } POMPT_Lane_t;
 /* The thread runs an announced task and libpompt has nothing to do first
  * at its next event; and besides, none of the task's constructs is open
  * (a master region begun inline is then the task's outermost). */
 #define POMPT_LANE_READY 1
 #define POMPT_LANE_OUTERMOST 2
-extern __thread POMPT_Lane_t POMPT_lane_v1
+extern __thread POMPT_Lane_t POMPT_lane_v2
     __attribute__((__tls_model__("initial-exec")));
 /* ompt_callback_masked_t of the tool when begins are to be delivered now
  * (registered, its POMP group enabled, monitoring on), and when ends of
@@ -909,7 +912,7 @@ POMPT_Lane_pop_(uint64_t *bits, uint32_t *depth) {
  * and libpompt's routines return at once. */
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Masked_cb_t cb =
       __atomic_load_n(&POMPT_lane_masked_v1[end], __ATOMIC_RELAXED);
   /* A begin goes inline once libpompt has seen the construct (its call
@@ -969,7 +972,7 @@ POMPT_LANE_ENTRY_ void POMPT_Master_leave(POMPT_Desc_t *d,
  * codeptr as for POMPT_Master_enter. */
 POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
                                           const void *codeptr) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   unsigned char k = __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
   if (k == POMPT_LANE_ATOMIC_SILENT)
     return;
@@ -991,7 +994,7 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
   }
 }
 POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   unsigned path = l->atomic;
   l->atomic = 0;
   if (path == 1) {
@@ -1015,7 +1018,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
   if (!POMPT_on())
     return;
   const void *codeptr = __builtin_return_address(0);
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Mutex_acquire_cb_t acq =
       __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
   POMPT_Mutex_cb_t acqd =
@@ -1028,6 +1031,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
     const POMPT_Region_head_t *r =
         (const POMPT_Region_head_t *)(const void *)d->handle;
     POMPT_Lane_push_(&l->held, &l->held_depth, 1);
+    l->wait_codeptr = codeptr;
     /* The waiting state, before the callback, as a runtime has it. */
     l->wait_id = r->wait_id;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -1043,14 +1047,14 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d) {
   if (!POMPT_on())
     return;
   const void *codeptr = __builtin_return_address(0);
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   if (POMPT_Lane_top_(l->held, l->held_depth)) {
     l->wait_state = 0;
     POMPT_Mutex_cb_t acqd =
         __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
-    if (acqd)
+    if (acqd) /* with its acquire's codeptr_ra */
       acqd(5, ((const POMPT_Region_head_t *)(const void *)d->handle)->wait_id,
-           codeptr);
+           l->wait_codeptr);
     else
       l->held &= ~(uint64_t)1; /* not acquired for the tool: no release */
   } else {
@@ -1061,7 +1065,7 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_release(POMPT_Desc_t *d) {
   if (!POMPT_on())
     return;
   const void *codeptr = __builtin_return_address(0);
-  POMPT_Lane_t *l = &POMPT_lane_v1;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
   if (POMPT_Lane_pop_(&l->held, &l->held_depth)) {
     POMPT_Mutex_cb_t rel =
         __atomic_load_n(&POMPT_lane_atomic_v1.released, __ATOMIC_RELAXED);
@@ -1122,7 +1126,7 @@ POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
   if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_RELAXED) ==
                            POMPT_LANE_TASK_HANDED,
                        1)) {
-    POMPT_Lane_t *l = &POMPT_lane_v1;
+    POMPT_Lane_t *l = &POMPT_lane_v2;
     l->task = d;
     l->task_flags = task_flags;
     return POMPT_TASK_LANE;
@@ -1133,7 +1137,7 @@ POMPT_TASK_ENTRY_ void POMPT_Task_leave(POMPT_Task_t w) {
   if (w > POMPT_TASK_LANE)
     POMPT_Task_end(w);
   else if (w)
-    POMPT_lane_v1.task_ended = 1;
+    POMPT_lane_v2.task_ended = 1;
 }
 #else
 #define POMPT_TASK_ENTRY_ static

@@ -1406,7 +1406,7 @@ int32_t POMPT_Master_end(POMPT_Desc_t *d) {
 }
 /* The inline master, atomic and critical events (pomp.h): this library
  * never opens the lane, so every event comes through these. */
-__thread POMPT_Lane_t POMPT_lane_v1;
+__thread POMPT_Lane_t POMPT_lane_v2;
 POMPT_Masked_cb_t POMPT_lane_masked_v1[2];
 int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
   (void)codeptr;

@@ -37,7 +37,7 @@ static void on_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
   (void)kind, (void)hint, (void)impl, (void)codeptr;
   if (omp_get_thread_num() == 1) {
     atomic_store(&acquire_wait_id, w);
-    atomic_store(&waiter_inline, POMPT_lane_v1.wait_state != 0);
+    atomic_store(&waiter_inline, POMPT_lane_v2.wait_state != 0);
   }
 }
 static void on_acquired(ompt_mutex_t kind, ompt_wait_id_t w,
@@ -83,7 +83,7 @@ static void construct(void (*inside)(void)) {
 /* Another lock's construct, until the thread's lane is open (after a
  * barrier it waits for libpompt's next event). */
 static void warm(void) {
-  for (int i = 0; i < 4 && !(POMPT_lane_v1.usable & POMPT_LANE_READY); i++) {
+  for (int i = 0; i < 4 && !(POMPT_lane_v2.usable & POMPT_LANE_READY); i++) {
     POMPT_Critical_wait(&d_warm);
 #pragma omp critical(warm)
     {

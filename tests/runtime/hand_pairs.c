@@ -83,7 +83,7 @@ static void on_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
     ompt_wait_id_t sw = 0;
     if (get_state(&sw) != ompt_state_wait_critical || sw != w)
       fail("a critical region's acquire not in wait_critical for its lock");
-    inline_acquires += POMPT_lane_v1.wait_state != 0;
+    inline_acquires += POMPT_lane_v2.wait_state != 0;
   }
   acquires++;
   note_wait_id(w);
@@ -227,7 +227,7 @@ int main(void) {
   POMPT_Master_leave(&d_outer, SITE);
   expect(b + 1, e + 1, "inline masked pair");
   /* white box: the pairs below go inline */
-  if (POMPT_lane_v1.usable != (POMPT_LANE_READY | POMPT_LANE_OUTERMOST))
+  if (POMPT_lane_v2.usable != (POMPT_LANE_READY | POMPT_LANE_OUTERMOST))
     fail("the lane is still closed after a master region");
   POMPT_Master_enter(&d_outer, SITE);
   POMPT_Master_enter(&d_inner, SITE);
@@ -253,7 +253,7 @@ int main(void) {
    * closed while the task has a construct open), and an inline begin
    * inside a master region libpompt handled. */
   POMP_Loop_enter(&h_loop, T, -1, 0, 9, 1, ctc_loop);
-  if (POMPT_lane_v1.usable != POMPT_LANE_READY)
+  if (POMPT_lane_v2.usable != POMPT_LANE_READY)
     fail("the lane is open for master regions inside a loop");
   POMPT_Master_enter(&d_outer, SITE);
   POMPT_Master_leave(&d_outer, SITE);
@@ -307,7 +307,7 @@ int main(void) {
   expect_mutex(3, 3, 3, "atomic instructions");
   if (d_atomic.lane != POMPT_LANE_ATOMIC_INSTRUCTION)
     fail("the descriptor does not say: atomic instruction");
-  if (wait_ids_differ || last_wait_id != (uint64_t)(uintptr_t)&POMPT_lane_v1)
+  if (wait_ids_differ || last_wait_id != (uint64_t)(uintptr_t)&POMPT_lane_v2)
     fail("an atomic instruction's wait id is not the thread's own");
   /* Monitoring switched off inside: the release of the delivered
    * acquisition still comes; switched on inside: nothing. */
@@ -378,7 +378,7 @@ int main(void) {
   if (d_ca.lane != POMPT_LANE_CRITICAL_SEEN ||
       d_cb.lane != POMPT_LANE_CRITICAL_SEEN)
     fail("the descriptor does not say: region made");
-  if (POMPT_lane_v1.held_depth || POMPT_lane_v1.wait_state)
+  if (POMPT_lane_v2.held_depth || POMPT_lane_v2.wait_state)
     fail("the lane holds a critical region after its release");
   /* Monitoring switched off while waiting: no acquisition, no release;
    * switched off inside: the release of the delivered acquisition still
@@ -417,7 +417,7 @@ int main(void) {
   TASK_END(h_task)
   TASK_DONE(h_task)
   expect_mutex(14, 14, 14, "critical in a task never announced");
-  if (POMPT_lane_v1.held_depth || POMPT_lane_v1.wait_state)
+  if (POMPT_lane_v2.held_depth || POMPT_lane_v2.wait_state)
     fail("the lane holds a critical region at the end");
 
   if (failures)

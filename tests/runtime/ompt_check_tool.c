@@ -235,6 +235,9 @@ static __thread int nheld;
 /* The pending mutex_acquire. */
 static __thread ompt_wait_id_t pending_wait;
 static __thread int pending_kind;
+/* One runtime call acquires a mutex at a native runtime: the acquisition
+ * carries the acquire's codeptr_ra. */
+static __thread const void *pending_codeptr;
 
 static void on_thread(const char *what) {
   if (!began)
@@ -774,6 +777,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
           (unsigned long)pending_wait);
   pending_wait = wait_id;
   pending_kind = kind;
+  pending_codeptr = codeptr;
   if (impl != 1)
     error("mutex_acquire: impl %u is not the one enumerated", impl);
   check_codeptr("mutex_acquire", codeptr);
@@ -789,6 +793,9 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
   if (pending_wait != wait_id)
     error("mutex_acquired (kind %d, %lx) without its mutex_acquire", kind,
           (unsigned long)wait_id);
+  else if (codeptr != pending_codeptr)
+    error("mutex_acquired (kind %d): codeptr_ra %p, its mutex_acquire's %p",
+          kind, codeptr, pending_codeptr);
   pending_wait = 0;
   int i = held_find(wait_id);
   if (i >= 0)
