@@ -319,11 +319,15 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame);
 int32_t bridge_task_end(POMP_Task_t *task, void *frame);
 /* The same for the compact family (POMPT_Task_*), whose instance is the
  * task's record itself: create_begin returns it (0 when none was made).
- * lane: the construct's descriptor byte, where libpompt's GOMP_task, when
- * the task gets there, says that the construct can hand its tasks over
+ * desc: the construct's descriptor, which libpompt's GOMP_task, when the
+ * task gets there, marks as one that can hand its tasks over
  * (POMPT_LANE_TASK_HANDED, pomp.h), or NULL. */
 uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
-                                        void *frame, unsigned char *lane);
+                                        void *frame, POMPT_Desc_t *desc);
+/* pomp_lean.c: what libpompt found out about a construct, written into its
+ * descriptor's lane byte for pomp.h's inline events (once: the construct's
+ * other threads read its line). */
+void pomp_desc_mark(POMPT_Desc_t *d, unsigned char what);
 /* pomp_task.c: the codeptr_ra of the tasks of a construct that handed them
  * over (its descriptor; pomp.h, POMPT_Task_new): that of its first task,
  * so that every task of the construct has the same. */

@@ -1092,8 +1092,11 @@ static inline __attribute__((always_inline)) void
 mutex_acquire(bridge_thread_t *t, int bucket, ompt_mutex_t kind, unsigned hint,
               ompt_wait_id_t wait_id, const void *codeptr) {
   bridge_set_state(t, mutex_state(kind), wait_id);
-  t->acquire_codeptr = codeptr;
-  t->acquire_wait_id = wait_id;
+  /* As the inline acquire keeps it (pomp.h): its acquisition, a later
+   * event, carries it too.  The lane's wait_id is read by ompt_get_state
+   * only while its wait_state is set, which this path leaves alone. */
+  POMPT_lane_v2.wait_codeptr = codeptr;
+  POMPT_lane_v2.wait_id = wait_id;
   deliver_acquire(t, bucket, kind, hint, wait_id, codeptr);
 }
 
@@ -1191,9 +1194,10 @@ mutex_acquired(bridge_thread_t *t, int bucket, ompt_mutex_t kind,
                ompt_wait_id_t wait_id, int held, const void *codeptr,
                int room) {
   bridge_set_state(t, bridge_working_state(t->cur), 0);
-  if (t->acquire_wait_id == wait_id && t->acquire_codeptr) {
-    codeptr = t->acquire_codeptr; /* its acquire's */
-    t->acquire_codeptr = NULL;
+  POMPT_Lane_t *l = &POMPT_lane_v2;
+  if (l->wait_id == wait_id && l->wait_codeptr) {
+    codeptr = l->wait_codeptr; /* its acquire's */
+    l->wait_codeptr = NULL;
   }
   int deliver =
       held ? push_held(t, bucket, kind, wait_id, codeptr, room) : announced(t);
@@ -1710,7 +1714,7 @@ int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
 }
 
 uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
-                                        void *frame, unsigned char *lane) {
+                                        void *frame, POMPT_Desc_t *desc) {
   task_handle_t h = {NULL, 0, 0};
   if (__builtin_expect(
           create_begin_h(&h, pomp_flags, codeptr, frame) != POMP_SUCCESS, 0)) {
@@ -1721,7 +1725,7 @@ uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
   }
   bridge_thread_t *t = bridge_self;
   if (t->create_pending.rec == h.rec)
-    t->create_pending.handoff = lane;
+    t->create_pending.handoff = desc;
   return (uintptr_t)h.rec;
 }
 

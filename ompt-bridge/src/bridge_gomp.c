@@ -428,11 +428,10 @@ void task_observed(void (*fn)(void *), void *data,
 #ifdef GOMP_JUMP_ENTRIES
   /* The construct learns that its tasks come here (only where this entry
    * has the program's frame, as every event has it: the jump entries). */
-  unsigned char *lane = t->create_pending.handoff;
+  POMPT_Desc_t *desc = t->create_pending.handoff;
   t->create_pending.handoff = NULL;
-  /* Written once: the construct's other threads read its line. */
-  if (lane && __atomic_load_n(lane, __ATOMIC_RELAXED) != POMPT_LANE_TASK_HANDED)
-    __atomic_store_n(lane, POMPT_LANE_TASK_HANDED, __ATOMIC_RELAXED);
+  if (desc)
+    pomp_desc_mark(desc, POMPT_LANE_TASK_HANDED);
 #endif
   long al = arg_align > (long)_Alignof(task_hdr_t) ? arg_align
                                                    : (long)_Alignof(task_hdr_t);

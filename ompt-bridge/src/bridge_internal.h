@@ -241,7 +241,7 @@ typedef struct bridge_thread {
     const void *codeptr;
     const POMP_Dependence_t *deps;
     int ndeps, has_dependences;
-    unsigned char *handoff; /* bridge_task_create_begin_word's lane */
+    POMPT_Desc_t *handoff; /* bridge_task_create_begin_word's desc */
   } create_pending;
   atomic_int ended;
   /* The state, double-buffered: the entry st_off bytes into st is current
@@ -272,11 +272,6 @@ typedef struct bridge_thread {
   _Atomic(bridge_task_t *) remote_free;
   struct bridge_deps *free_deps;
   _Atomic(struct bridge_deps *) remote_free_deps;
-  /* The thread's last mutex_acquire (structured mutexes): its
-   * acquisition, a later event, carries the same codeptr_ra (one runtime
-   * call makes both at a native runtime). */
-  const void *acquire_codeptr;
-  ompt_wait_id_t acquire_wait_id;
   /* Nest locks owned. */
   bridge_nest_owned_t nest[BRIDGE_NEST_OWNED_MAX];
   int nnest;

@@ -817,8 +817,9 @@ typedef struct POMPT_Lane {
   uint32_t held_depth;
   uint32_t wait_state;
   uint64_t wait_id;
-  /* The codeptr_ra of an inline acquire, which its acquisition carries
-   * too (at a native runtime one call makes both). */
+  /* The codeptr_ra of the thread's last acquire (inline, or libpompt's
+   * with wait_id), which its acquisition carries too (at a native runtime
+   * one call makes both). */
   const void *wait_codeptr;
 } POMPT_Lane_t;
 /* The thread runs an announced task and libpompt has nothing to do first

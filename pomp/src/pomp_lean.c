@@ -38,7 +38,7 @@ static inline struct pomp_region *desc_later(POMPT_Desc_t *d) {
  * (POMPT_Desc_t.lane): written once, since the construct's other threads
  * read its line; with release, as the region it may describe was made
  * before. */
-static inline void desc_mark(POMPT_Desc_t *d, unsigned char what) {
+void pomp_desc_mark(POMPT_Desc_t *d, unsigned char what) {
   if (__atomic_load_n(&d->lane, __ATOMIC_RELAXED) != what)
     __atomic_store_n(&d->lane, what, __ATOMIC_RELEASE);
 }
@@ -351,7 +351,7 @@ EXPORT int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
   struct pomp_region *r = NULL;
   if (bridge_active && (r = desc_first(d, &status)) != NULL) {
     pomp_region_site(r, POMP_SITE_FIRST, codeptr);
-    desc_mark(d, POMPT_LANE_MASTER_SEEN);
+    pomp_desc_mark(d, POMPT_LANE_MASTER_SEEN);
   }
   bridge_lane_masked_begin(r != NULL, codeptr, FRAME);
   NO_TAIL_CALL();
@@ -398,7 +398,7 @@ EXPORT int32_t POMPT_Critical_exit(POMPT_Desc_t *d) {
  * The first one makes the region and lets later ones go inline. */
 EXPORT int32_t POMPT_Critical_enter_at(POMPT_Desc_t *d, const void *codeptr) {
   D_FIRST_AT(d, codeptr);
-  desc_mark(d, POMPT_LANE_CRITICAL_SEEN);
+  pomp_desc_mark(d, POMPT_LANE_CRITICAL_SEEN);
   bridge_mutex_acquire(SYNC_EE, ompt_mutex_critical, r->hint, r->wait_id,
                        codeptr, FRAME);
   bridge_lane_settle(); /* reopened for the next inline event */
@@ -468,7 +468,7 @@ EXPORT int32_t POMPT_Atomic_exit_at(POMPT_Desc_t *d, const void *codeptr) {
   int lane =
       bridge_atomic_lane(__atomic_load_n(&r->atomic_kind, __ATOMIC_RELAXED));
   if (lane)
-    desc_mark(d, (unsigned char)lane);
+    pomp_desc_mark(d, (unsigned char)lane);
   bridge_lane_settle();
   return POMP_SUCCESS;
 }

@@ -41,7 +41,7 @@ EXPORT POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
   /* libpompt's GOMP_task, if the task gets there, lets the construct hand
    * its tasks over (pomp.h, POMPT_Task_new). */
   POMPT_Task_t task =
-      bridge_task_create_begin_word(task_flags, CODEPTR, FRAME, &d->lane);
+      bridge_task_create_begin_word(task_flags, CODEPTR, FRAME, d);
   NO_TAIL_CALL();
   return task;
 }
