@@ -2247,9 +2247,8 @@ task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
   return 1;
 }
 
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
-                            int block_begins) {
-  return task_begin_early(rec, gen, frame, block_begins);
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
+  return task_begin_early(rec, gen, frame, 1);
 }
 
 /* ---- Tasks their construct handed over (pomp.h, POMPT_Task_new) ---------

@@ -343,7 +343,7 @@ static void task_run(void *arg) {
     bridge_detach_register(h->rec, h->gen, h->event);
   }
   if (!h->handed) {
-    bridge_task_begin_early(h->rec, h->gen, frame, 1);
+    bridge_task_begin_early(h->rec, h->gen, frame);
     h->fn(block);
     bridge_task_returned(h->rec, h->gen, frame, 0);
     return;

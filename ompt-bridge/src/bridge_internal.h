@@ -847,13 +847,11 @@ void bridge_parallel_begin_early(POMP_Team_t *team, void *frame);
 /* bridge_events.c: the begin of an explicit task (task_schedule switch)
  * delivered by libpompt's task trampoline before the program's outlined
  * function runs, for the task's record as bridge_task_create_begin made it
- * (gen: its generation then); whether it began.  block_begins: the block's
- * own Task_begin follows, which then only clears the mark (0 for a task
- * its construct handed over, whose block makes no call).  After the
- * function returned (bridge_task_returned): a task still running was left
- * without Task_end, or was handed over, and ends now. */
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
-                            int block_begins);
+ * (gen: its generation then); whether it began.  The block's own
+ * Task_begin follows, which then only clears the mark.  After the function
+ * returned (bridge_task_returned): a task still running was left without
+ * Task_end and ends now. */
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
 /* bridge_events.c: from the trampoline, the return of the block's
  * function of a parallel construct whose reduction GCC combines after the
  * block (bridge_parallel_end, bridge.h). */
