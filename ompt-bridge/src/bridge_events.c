@@ -1627,9 +1627,16 @@ new_task(bridge_thread_t *t, bridge_task_t *enc, int pomp_flags, int quick) {
   rec->team_size = enc ? enc->team_size : 1;
   rec->thread_num = enc ? enc->thread_num : 0;
   if (enc) {
-    atomic_fetch_add_explicit(&enc->refs, 1, memory_order_relaxed);
     rec->parent = enc;
-    rec->owns_parent_ref = 1;
+    /* An explicit task may complete before the tasks it generates, so
+     * they hold a reference on it.  An implicit or initial task cannot:
+     * its region ends only after they all completed.  Leaving its count
+     * alone keeps every task's creation and end out of a line that the
+     * team's threads would otherwise write in turn. */
+    if (!(enc->flags & (ompt_task_implicit | ompt_task_initial))) {
+      atomic_fetch_add_explicit(&enc->refs, 1, memory_order_relaxed);
+      rec->owns_parent_ref = 1;
+    }
   }
   rec->announced = (uint8_t)(bridge_enabled && (!enc || enc->announced));
   __atomic_store_n(&rec->status, BRIDGE_TASK_CREATED, __ATOMIC_RELEASE);

@@ -437,18 +437,23 @@ void task_observed(void (*fn)(void *), void *data,
                                                    : (long)_Alignof(task_hdr_t);
   /* An alignment is a power of two (no division on the task's path). */
   long off = ((long)sizeof(task_hdr_t) + al - 1) & -al;
-  task_hdr_t h = {NULL, fn, rec, atomic_load(&rec->gen), handed, off};
   void **event_var = (flags & GOMP_TASK_FLAG_DETACH) ? detach : NULL;
+  /* Built in place: a header built apart and then copied in is read back
+   * with wider loads than it was stored with, which stalls the copy. */
+  task_src_t src = {{NULL, fn, rec, atomic_load(&rec->gen), handed, off},
+                    cpyfn,
+                    data,
+                    arg_size,
+                    event_var};
   /* Whether libgomp may discard a task it has not started: then only a
    * task with a copy function of the program's gets one (libgomp runs
    * every task that has one), and the others are tracked so that their
    * discarding is reported (bridge_discard.c). */
   if (!cpyfn && bridge_cancellation_on()) {
     bridge_discard_track(t, rec, NULL);
-    task_by_memcpy(t, &h, data, arg_size, al, if_clause, flags, depend,
+    task_by_memcpy(t, &src.h, data, arg_size, al, if_clause, flags, depend,
                    priority, detach, event_var);
   } else {
-    task_src_t src = {h, cpyfn, data, arg_size, event_var};
     real_task(task_run, &src, task_copy, off + arg_size, al, if_clause, flags,
               depend, priority, detach);
   }
