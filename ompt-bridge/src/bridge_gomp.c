@@ -317,7 +317,14 @@ typedef struct task_src {
 static void task_copy(void *dst, void *src) {
   task_src_t *s = src;
   task_hdr_t *h = dst;
-  *h = s->h;
+  /* Field by field, as GOMP_task stored them a moment ago: a copy of the
+   * whole header reads them back with wider loads, which stall. */
+  h->event = s->h.event;
+  h->fn = s->h.fn;
+  h->rec = s->h.rec;
+  h->gen = s->h.gen;
+  h->handed = s->h.handed;
+  h->off = s->h.off;
   if (h->event && s->data) /* as libgomp writes it into the given block */
     *(void **)s->data = h->event;
   if (s->cpyfn)
