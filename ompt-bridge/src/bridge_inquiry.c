@@ -186,7 +186,9 @@ static bridge_task_t *current_task(void) {
 
 /* The task at ancestor_level: the running task's generating task and so
  * on, across threads.  Every record on that chain is retained by the one
- * below it (or is the encountering task of a region still running). */
+ * below it, or outlives it by construction: an implicit task, whose region
+ * ends after every task it generated, or the encountering task of a region
+ * still running. */
 /* No chain is longer than this; a bound keeps inquiry finite whatever. */
 #define CHAIN_MAX 65536
 
