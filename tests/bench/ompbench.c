@@ -216,6 +216,21 @@ static void test_task(long reps) {
   }
 }
 
+/* The common shape of a task program: one thread creates every task, the
+ * team runs them (tasks travel between threads). */
+static void test_task_single(long reps) {
+#pragma omp parallel
+  {
+#pragma omp single
+    for (long j = 0; j < reps; j++) {
+#pragma omp task
+      {
+        delay(delay_len);
+      }
+    }
+  }
+}
+
 static void test_taskwait(long reps) {
 #pragma omp parallel
   {
@@ -250,6 +265,7 @@ static const struct construct {
     {"master", test_master, REF_ONE},
     {"sections", test_sections, REF_SECTIONS},
     {"task", test_task, REF_PER_THREAD},
+    {"task_single", test_task_single, REF_PER_THREAD},
     {"taskwait", test_taskwait, REF_ONE},
 };
 #define N_CONSTRUCTS (sizeof constructs / sizeof constructs[0])

@@ -275,7 +275,7 @@ def instructions(args):
                       args.null_tool)]
     names = ["parallel", "for", "parallel_for", "barrier", "single",
              "critical", "lock", "atomic", "reduction", "master", "sections",
-             "task", "taskwait"]
+             "task", "task_single", "taskwait"]
     if args.constructs:
         names = [c for c in names if c in args.constructs.split(",")]
     r1, r2 = args.reps1, args.reps2
