@@ -1883,7 +1883,8 @@ static int side_effect_free(const struct unit *u, CXCursor c, CXCursor var) {
 }
 
 /* Appends text[sb, se) as an int64_t argument, on one line: as written if
- * it is a decimal literal, else converted explicitly ("(int64_t)(n / 2)",
+ * it is a decimal literal, else converted explicitly ("(POMPT_Int64_t)(n /
+ * 2)": pomp.h's name for int64_t, which the unit may not declare,
  * static_cast in C++ so that -Wold-style-cast stays quiet), which keeps
  * -Wconversion quiet. */
 static void append_int64(struct instr_buf *b, enum instr_lang lang,
@@ -1900,9 +1901,9 @@ static void append_int64(struct instr_buf *b, enum instr_lang lang,
     return;
   }
   int cxx = lang == INSTR_LANG_CXX;
-  instr_buf_puts(b, cxx     ? "static_cast<int64_t>("
-                    : ident ? "(int64_t)"
-                            : "(int64_t)(");
+  instr_buf_puts(b, cxx     ? "static_cast<POMPT_Int64_t>("
+                    : ident ? "(POMPT_Int64_t)"
+                            : "(POMPT_Int64_t)(");
   for (size_t i = sb; i < se; i++)
     instr_buf_putc(b, is_space(t[i]) ? ' ' : t[i]);
   if (cxx || !ident)
@@ -3354,12 +3355,12 @@ static int map_item(const struct unit *u, const char *t, size_t b, size_t e,
         if (!is_space(t[k]))
           has_len = 1;
       if (has_len) {
-        instr_buf_puts(out, "(uint64_t)(");
+        instr_buf_puts(out, "(POMPT_Uint64_t)(");
         append_trimmed(out, t, lb, le);
         instr_buf_printf(out, ") * sizeof(%s[0])", base.data);
       } else {
         /* a[lo:]: to the end of an array */
-        instr_buf_printf(out, "(sizeof(%s) / sizeof(%s[0]) - (uint64_t)(",
+        instr_buf_printf(out, "(sizeof(%s) / sizeof(%s[0]) - (POMPT_Uint64_t)(",
                          base.data, base.data);
         int has_lo = 0;
         for (size_t k = sub[0].open + 1; k < sub[0].colon; k++)
@@ -3399,7 +3400,7 @@ static int map_item(const struct unit *u, const char *t, size_t b, size_t e,
       }
       if (ok)
         instr_buf_printf(out,
-                         "(uint64_t)((const char *)(&%s + 1) - "
+                         "(POMPT_Uint64_t)((const char *)(&%s + 1) - "
                          "(const char *)&%s)",
                          last.data, first.data);
       instr_buf_free(&last);
@@ -4645,8 +4646,9 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
                    n);
   if (var)
     instr_buf_printf(&b,
-                     u->lang == INSTR_LANG_CXX ? "static_cast<int64_t>(%s)"
-                                               : "(int64_t)(%s)",
+                     u->lang == INSTR_LANG_CXX
+                         ? "static_cast<POMPT_Int64_t>(%s)"
+                         : "(POMPT_Int64_t)(%s)",
                      var);
   else
     instr_buf_puts(&b, "0");

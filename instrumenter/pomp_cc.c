@@ -9,8 +9,9 @@
  * For every C or C++ source on the command line it runs three steps
  * (doc/instrumentation.md):
  *
- *   1. <compiler> -E -D_POMP=... -include <pomp.h> <preprocessing flags>
- *        [dependency flags] -x c|c++ <src> -o <tmp>/<n>-<stem>.i
+ *   1. <compiler> -E -D_POMP=... -DPOMP_H_FORCED -include <pomp.h>
+ *        <preprocessing flags> [dependency flags] -x c|c++ <src>
+ *        -o <tmp>/<n>-<stem>.i
  *   2. pomp-instr <tmp>/<n>-<stem>.i -o <tmp>/<n>-<stem>.pomp.i --lang c|c++
  *        [--std=<std>] [pomp-instr options given to pomp-cc]
  *      (left out when the unit has no OpenMP at all, pp_scan.h: step 3 then
@@ -720,6 +721,7 @@ static int compile_unchanged(struct cmdline *c, struct item *it,
 static void push_pompt_pp_options(struct du_argv *cmd,
                                   const struct du_paths *paths) {
   du_argv_push(cmd, "-D_POMP=" POMPT_POMP_VERSION);
+  du_argv_push(cmd, "-DPOMP_H_FORCED"); /* no libc header before the unit's */
   du_argv_push(cmd, "-include");
   du_argv_pushf(cmd, "%s/pomp.h", paths->pomp_include);
   du_argv_push(cmd, "-idirafter");

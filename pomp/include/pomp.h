@@ -40,7 +40,27 @@
 #ifndef POMP_H
 #define POMP_H
 
+/* pomp-cc includes this header ahead of the program's first line (with
+ * POMP_H_FORCED defined).  Then it includes no libc header: the program's
+ * own feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...), defined at
+ * its top, must still decide what libc's headers declare, which they do
+ * only where no libc header came first.  The exact-width types are then
+ * spelled with the compiler's names for them, the same types as
+ * <stdint.h>'s, and only within this header. */
+#if defined(POMP_H_FORCED) && defined(__INT32_TYPE__) &&                       \
+    defined(__INT64_TYPE__) && defined(__UINT16_TYPE__) &&                     \
+    defined(__UINT32_TYPE__) && defined(__UINT64_TYPE__) &&                    \
+    defined(__UINTPTR_TYPE__)
+#define POMP_H_OWN_TYPES_ 1
+#define int32_t __INT32_TYPE__
+#define int64_t __INT64_TYPE__
+#define uint16_t __UINT16_TYPE__
+#define uint32_t __UINT32_TYPE__
+#define uint64_t __UINT64_TYPE__
+#define uintptr_t __UINTPTR_TYPE__
+#else
 #include <stdint.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +71,12 @@ extern "C" {
 #ifndef _POMP
 #define _POMP POMP_API_VERSION
 #endif
+
+/* The integer types of loop bounds and sizes as pomp-instr's conversions
+ * name them in the instrumented code: <stdint.h>'s int64_t and uint64_t,
+ * which that code cannot count on having (see POMP_H_FORCED above). */
+typedef int64_t POMPT_Int64_t;
+typedef uint64_t POMPT_Uint64_t;
 
 /* Opaque library handle of one construct (one source region). */
 typedef struct pomp_region *POMP_Handle_t;
@@ -1165,6 +1191,16 @@ POMPT_TASK_ENTRY_ void POMPT_Task_created(POMPT_Task_t w) {
 
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef POMP_H_OWN_TYPES_
+#undef int32_t
+#undef int64_t
+#undef uint16_t
+#undef uint32_t
+#undef uint64_t
+#undef uintptr_t
+#undef POMP_H_OWN_TYPES_
 #endif
 
 #endif /* POMP_H */

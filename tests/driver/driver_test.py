@@ -504,6 +504,57 @@ def case_cxx(t):
     t.check_tmp_empty()
 
 
+def case_feature_macros(t):
+    """A unit's own feature-test macros, defined at its top, still decide
+    what libc's headers declare: pomp-cc's forced pomp.h includes no libc
+    header ahead of them."""
+    src = t.write("gnu.c", r"""#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(void) {
+  Dl_info info; /* <dlfcn.h> declares it only with _GNU_SOURCE */
+  long n = 0;
+#pragma omp parallel for reduction(+ : n)
+  for (long i = 0; i < 100; i++)
+    n += i;
+  char *s = strdup("x");
+  printf("%d %ld %s\n", dladdr((void *)main, &info) != 0, n, s);
+  free(s);
+  return 0;
+}
+""")
+    want = plain_build(t, [src], "./plain", flags=("-fopenmp", "-std=c99"))
+    t.pomp_cc(t.cc, "-fopenmp", "-std=c99", "-Wall", "-Wextra",
+              "-Werror=implicit-function-declaration", src, "-o", "prog",
+              "-ldl")
+    got = t.run(["./prog"]).stdout
+    check(got == want == "1 4950 x\n", "output %r, plain %r" % (got, want))
+    # POSIX, strictly: strdup needs _POSIX_C_SOURCE under -std=c99.
+    src = t.write("posix.c", r"""#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(void) {
+  int n = 0;
+#pragma omp parallel reduction(+ : n)
+  n++;
+  char *s = strdup("y");
+  printf("%s %d\n", s, n > 0);
+  free(s);
+  return 0;
+}
+""")
+    t.pomp_cc(t.cc, "-fopenmp", "-std=c99", "-pedantic-errors",
+              "-Werror=implicit-function-declaration", src, "-o", "prog2")
+    got = t.run(["./prog2"]).stdout
+    check(got == "y 1\n", "output %r" % got)
+    t.check_tmp_empty()
+
+
 def case_keep(t):
     """--keep / POMPT_KEEP keep the intermediate files and say where."""
     src = t.write("x.c", WORK_C)

@@ -6,7 +6,7 @@
 
 CASE names DIR/CASE.c, or DIR/CASE.cpp (built with --cxx, as C++).  Every
 mode first preprocesses it as pomp-cc does
-(cc -E -fopenmp -D_POMP=202611 -include pomp.h, run in DIR so that the line
+(cc -E -fopenmp -D_POMP=202611 -DPOMP_H_FORCED -include pomp.h, run in DIR so that the line
 markers name the file as the user wrote it) and runs pomp-instr on the
 result.
 
@@ -65,7 +65,7 @@ def preprocess_and_instrument(a, work, compiler=None):
     compiler = compiler or a.compiler
     ipath = os.path.join(work, a.case + ('.ii' if a.is_cxx else '.i'))
     opath = os.path.join(work, a.case + ('.pomp.ii' if a.is_cxx else '.pomp.i'))
-    r = run([compiler, '-E', '-fopenmp', '-D_POMP=202611', '-include', a.pomp_h,
+    r = run([compiler, '-E', '-fopenmp', '-D_POMP=202611', '-DPOMP_H_FORCED', '-include', a.pomp_h,
              src, '-o', ipath], cwd=a.srcdir)
     if r.returncode != 0:
         fail('preprocessing %s failed:\n%s' % (src, r.stderr))
