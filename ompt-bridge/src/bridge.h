@@ -48,6 +48,16 @@ void bridge_register_entry(const char *name, ompt_interface_fn_t fn);
 void bridge_sde_counter(const char *name, const char *description,
                         long long (*read)(void *), void *arg, int instant);
 
+/* size bytes, zeroed and aligned to align (a power of two), from
+ * libpompt's own pages rather than the program's heap (bridge_arena.c), for
+ * what lives as long as the process; NULL when none can be had.  Never
+ * freed. */
+void *bridge_arena_alloc(size_t size, size_t align);
+/* Gives back what bridge_arena_alloc returned, where that can be done (in
+ * sanitizer builds, whose arena is the heap); elsewhere the memory stays
+ * allocated.  For the rare object dropped before it was ever used. */
+void bridge_arena_release(void *p);
+
 /* Tool discovery and activation (idempotent, thread-safe). */
 void bridge_init(void);
 /* Ends every thread and the initial task and finalises the tool (idempotent).

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bridge.h"
 #include "bridge_internal.h"
@@ -69,10 +70,13 @@ static void make_exit_key(void) {
 #define BRIDGE_SCOPES_INITIAL 64
 
 static bridge_thread_t *thread_create(ompt_thread_t type) {
-  bridge_thread_t *t = calloc(1, sizeof *t);
+  /* From libpompt's own memory (bridge_arena.c), one cache line apart from
+   * another thread's record: each thread writes its own all the time. */
+  bridge_thread_t *t = bridge_arena_alloc(sizeof *t, 64);
   if (!t)
     return NULL;
-  t->scopes = malloc(BRIDGE_SCOPES_INITIAL * sizeof *t->scopes);
+  t->scopes = bridge_arena_alloc(BRIDGE_SCOPES_INITIAL * sizeof *t->scopes,
+                                 _Alignof(bridge_scope_t));
   t->scope_cap = t->scopes ? BRIDGE_SCOPES_INITIAL : 0;
   t->type = type;
   t->tid = bridge_os_tid();
@@ -124,7 +128,7 @@ bridge_thread_t *bridge_thread_discover(void) {
 #define BRIDGE_TASK_SLAB 64
 
 static bridge_task_t *slab_alloc(bridge_thread_t *t) {
-  bridge_task_t *slab = calloc(BRIDGE_TASK_SLAB, sizeof *slab);
+  bridge_task_t *slab = bridge_arena_alloc(BRIDGE_TASK_SLAB * sizeof *slab, 64);
   if (!slab)
     return NULL;
   for (int i = 0; i < BRIDGE_TASK_SLAB; i++) {
@@ -183,7 +187,14 @@ void bridge_task_unref_slow(bridge_task_t *task) {
 
 int bridge_scope_grow(bridge_thread_t *t) {
   int cap = t->scope_cap ? 2 * t->scope_cap : BRIDGE_SCOPES_INITIAL;
-  bridge_scope_t *s = realloc(t->scopes, (size_t)cap * sizeof *s);
+  bridge_scope_t *s;
+  if (t->scope_cap == BRIDGE_SCOPES_INITIAL) { /* the first, thread_create's */
+    s = malloc((size_t)cap * sizeof *s);
+    if (s)
+      memcpy(s, t->scopes, (size_t)t->nscopes * sizeof *s);
+  } else {
+    s = realloc(t->scopes, (size_t)cap * sizeof *s);
+  }
   if (!s)
     return 0;
   t->scopes = s;

@@ -18,7 +18,12 @@ int pomp_ctc_parse(const char *ctc, pomp_ctc_fn fn, void *arg) {
   if (*p != '*')
     return -1;
   p++;
-  char *value = malloc(strlen(p) + 1);
+  /* Values are unescaped into a buffer on the stack, or for a long CTC
+   * string one from the heap: parsing the regions at start-up (every
+   * construct's) leaves the program's heap as it was. */
+  char local[512];
+  size_t need = strlen(p) + 1;
+  char *value = need <= sizeof local ? local : malloc(need);
   if (!value)
     return -1;
   int rc = -1;
@@ -54,6 +59,7 @@ int pomp_ctc_parse(const char *ctc, pomp_ctc_fn fn, void *arg) {
     }
   }
 out:
-  free(value);
+  if (value != local)
+    free(value);
   return rc;
 }

@@ -38,8 +38,11 @@ const char *pomp_region_kind_name(pomp_region_kind_t kind) {
   return kind_names[kind];
 }
 
+/* Regions and their strings live as long as the process, in libpompt's
+ * own memory (bridge_arena_alloc): registering a program's regions at
+ * start-up leaves its heap as it was. */
 static char *dup_n(const char *s, size_t n) {
-  char *d = malloc(n + 1);
+  char *d = bridge_arena_alloc(n + 1, 1);
   if (d) {
     memcpy(d, s, n);
     d[n] = '\0';
@@ -94,17 +97,17 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
         !strcmp(value, "cancellation point"))
       r->kind = POMP_REGION_CANCELLATION_POINT;
   } else if (key_is(key, key_len, "file")) {
-    free(r->file);
+    bridge_arena_release(r->file);
     r->file = dup_n(value, value_len);
   } else if (key_is(key, key_len, "lines")) {
     char *end;
     r->first_line = (int)strtol(value, &end, 10);
     r->last_line = *end == ',' ? (int)strtol(end + 1, NULL, 10) : r->first_line;
   } else if (key_is(key, key_len, "name")) {
-    free(r->name);
+    bridge_arena_release(r->name);
     r->name = dup_n(value, value_len);
   } else if (key_is(key, key_len, "schedule")) {
-    free(r->schedule);
+    bridge_arena_release(r->schedule);
     r->schedule = dup_n(value, value_len);
   } else if (key_is(key, key_len, "chunk")) {
     r->chunk = strtoll(value, NULL, 10);
@@ -143,7 +146,8 @@ static ompt_wait_id_t critical_wait_id(const char *name) {
   for (struct critical_name *c = critical_names; c; c = c->next)
     if (!strcmp(c->name, name))
       return (ompt_wait_id_t)(uintptr_t)c;
-  struct critical_name *c = malloc(sizeof *c + strlen(name) + 1);
+  struct critical_name *c = bridge_arena_alloc(sizeof *c + strlen(name) + 1,
+                                               _Alignof(struct critical_name));
   if (!c)
     return (ompt_wait_id_t)(uintptr_t)&unnamed_critical;
   strcpy(c->name, name);
@@ -153,10 +157,10 @@ static ompt_wait_id_t critical_wait_id(const char *name) {
 }
 
 static void region_free(struct pomp_region *r) {
-  free(r->file);
-  free(r->name);
-  free(r->schedule);
-  free(r);
+  bridge_arena_release(r->file);
+  bridge_arena_release(r->name);
+  bridge_arena_release(r->schedule);
+  bridge_arena_release(r);
 }
 
 /* A handle pointer may be NULL in hand-written code; such events still need
@@ -187,7 +191,8 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
     if (known)
       return known;
   }
-  struct pomp_region *r = calloc(1, sizeof *r);
+  struct pomp_region *r =
+      bridge_arena_alloc(sizeof *r, _Alignof(struct pomp_region));
   if (!r) {
     if (status)
       *status = POMP_ERR_NOMEM;
