@@ -999,14 +999,15 @@ POMPT_LANE_ENTRY_ void POMPT_Master_leave(POMPT_Desc_t *d,
  * codeptr as for POMPT_Master_enter. */
 POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
                                           const void *codeptr) {
+  /* Declarations first: this header is part of C90 units too. */
   POMPT_Lane_t *l = &POMPT_lane_v2;
   unsigned char k = __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
+  POMPT_Mutex_acquire_cb_t acq;
+  POMPT_Mutex_cb_t acqd;
   if (k == POMPT_LANE_ATOMIC_SILENT)
     return;
-  POMPT_Mutex_acquire_cb_t acq =
-      __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
-  POMPT_Mutex_cb_t acqd =
-      __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
+  acq = __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
+  acqd = __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
   if (__builtin_expect(k == POMPT_LANE_ATOMIC_INSTRUCTION && acq && acqd &&
                            (l->usable & POMPT_LANE_READY),
                        1)) {
@@ -1042,14 +1043,16 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
  * POMPT_on() first, and the call's return address is the construct's
  * codeptr_ra, in its own code (as an exported routine's). */
 POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
+  const void *codeptr;
+  POMPT_Lane_t *l;
+  POMPT_Mutex_acquire_cb_t acq;
+  POMPT_Mutex_cb_t acqd;
   if (!POMPT_on())
     return;
-  const void *codeptr = __builtin_return_address(0);
-  POMPT_Lane_t *l = &POMPT_lane_v2;
-  POMPT_Mutex_acquire_cb_t acq =
-      __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
-  POMPT_Mutex_cb_t acqd =
-      __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
+  codeptr = __builtin_return_address(0);
+  l = &POMPT_lane_v2;
+  acq = __atomic_load_n(&POMPT_lane_atomic_v1.acquire, __ATOMIC_RELAXED);
+  acqd = __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
   if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_ACQUIRE) ==
                                POMPT_LANE_CRITICAL_SEEN &&
                            acq && acqd && (l->usable & POMPT_LANE_READY) &&
@@ -1071,14 +1074,16 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_wait(POMPT_Desc_t *d) {
   }
 }
 POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d) {
+  const void *codeptr;
+  POMPT_Lane_t *l;
   if (!POMPT_on())
     return;
-  const void *codeptr = __builtin_return_address(0);
-  POMPT_Lane_t *l = &POMPT_lane_v2;
+  codeptr = __builtin_return_address(0);
+  l = &POMPT_lane_v2;
   if (POMPT_Lane_top_(l->held, l->held_depth)) {
-    l->wait_state = 0;
     POMPT_Mutex_cb_t acqd =
         __atomic_load_n(&POMPT_lane_atomic_v1.acquired, __ATOMIC_RELAXED);
+    l->wait_state = 0;
     if (acqd) /* with its acquire's codeptr_ra */
       acqd(5, ((const POMPT_Region_head_t *)(const void *)d->handle)->wait_id,
            l->wait_codeptr);
@@ -1089,10 +1094,12 @@ POMPT_LANE_ENTRY_ void POMPT_Critical_held(POMPT_Desc_t *d) {
   }
 }
 POMPT_LANE_ENTRY_ void POMPT_Critical_release(POMPT_Desc_t *d) {
+  const void *codeptr;
+  POMPT_Lane_t *l;
   if (!POMPT_on())
     return;
-  const void *codeptr = __builtin_return_address(0);
-  POMPT_Lane_t *l = &POMPT_lane_v2;
+  codeptr = __builtin_return_address(0);
+  l = &POMPT_lane_v2;
   if (POMPT_Lane_pop_(&l->held, &l->held_depth)) {
     POMPT_Mutex_cb_t rel =
         __atomic_load_n(&POMPT_lane_atomic_v1.released, __ATOMIC_RELAXED);

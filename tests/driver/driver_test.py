@@ -504,10 +504,10 @@ def case_cxx(t):
     t.check_tmp_empty()
 
 
-def case_feature_macros(t):
+def case_strict_modes(t):
     """A unit's own feature-test macros, defined at its top, still decide
-    what libc's headers declare: pomp-cc's forced pomp.h includes no libc
-    header ahead of them."""
+    what libc's headers declare (pomp-cc's forced pomp.h includes no libc
+    header ahead of them), and pomp.h stays quiet in strict ISO C90."""
     src = t.write("gnu.c", r"""#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -552,6 +552,45 @@ int main(void) {
               "-Werror=implicit-function-declaration", src, "-o", "prog2")
     got = t.run(["./prog2"]).stdout
     check(got == "y 1\n", "output %r" % got)
+    # C90, pedantic: pomp.h's inline entries (master, atomic, critical) and
+    # the inserted code with every warning an error.
+    src = t.write("c90.c", r"""#include <stdio.h>
+#include <omp.h>
+
+int main(void) {
+  int i, n = 0, x = 0;
+  omp_lock_t l;
+  omp_init_lock(&l);
+#pragma omp parallel
+  {
+#pragma omp master
+    n++;
+#pragma omp critical
+    n++;
+#pragma omp atomic
+    x++;
+#pragma omp for
+    for (i = 0; i < 10; i++)
+      x += 0;
+#pragma omp single
+    {
+#pragma omp task
+      n++;
+#pragma omp taskwait
+    }
+    omp_set_lock(&l);
+    omp_unset_lock(&l);
+#pragma omp barrier
+  }
+  omp_destroy_lock(&l);
+  printf("%d\n", n > 0 && x > 0);
+  return 0;
+}
+""")
+    t.pomp_cc(t.cc, "-fopenmp", "-ansi", "-pedantic-errors", "-Wall",
+              "-Wextra", "-Werror", src, "-o", "prog3")
+    got = t.run(["./prog3"]).stdout
+    check(got == "1\n", "output %r" % got)
     t.check_tmp_empty()
 
 
