@@ -5762,9 +5762,12 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
         st->is_call ? u.calls[st->index].ctc : u.pragmas[st->index].ctc;
     instr_buf_printf(&defs, "static const char pompt_ctc_%d[] = ", n);
     ctc_emit_c_literal(&defs, ctc);
-    instr_buf_printf(
-        &defs, ";\nstatic POMPT_Desc_t pompt_d_%d = {0, pompt_ctc_%d, 0};\n", n,
-        n);
+    /* In C++ the null handle is value-initialised (no literal 0 for a
+     * pointer: -Wzero-as-null-pointer-constant; nullptr is C++11). */
+    instr_buf_printf(&defs,
+                     ";\nstatic POMPT_Desc_t pompt_d_%d = {%s, pompt_ctc_%d, "
+                     "0};\n",
+                     n, u.lang == INSTR_LANG_CXX ? "POMP_Handle_t()" : "0", n);
   }
   if (defs.len) {
     if (u.defs_marker)

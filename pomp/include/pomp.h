@@ -47,6 +47,12 @@
  * only where no libc header came first.  The exact-width types are then
  * spelled with the compiler's names for them, the same types as
  * <stdint.h>'s, and only within this header. */
+#if defined(POMP_H_FORCED) && (defined(__GNUC__) || defined(__clang__))
+/* Included by pomp-cc into every unit: its code is pompt's, not the
+ * program's, and the program's warning options (-Wconversion, -Wpadded,
+ * ... with -Werror) are not for it. */
+#pragma GCC system_header
+#endif
 #if defined(POMP_H_FORCED) && defined(__INT32_TYPE__) &&                       \
     defined(__INT64_TYPE__) && defined(__UINT16_TYPE__) &&                     \
     defined(__UINT32_TYPE__) && defined(__UINT64_TYPE__) &&                    \
@@ -781,9 +787,9 @@ extern int POMPT_active;
  * (a task; master: a thread number's test; an atomic operation), so that
  * with no tool they make none. */
 #if defined(__GNUC__) || defined(__clang__)
-static __inline__ __attribute__((__always_inline__, __unused__)) int
+static __inline__ __attribute__((__always_inline__)) int
 POMPT_on(void) {
-  return __builtin_expect(POMPT_active, 0);
+  return __builtin_expect(POMPT_active, 0) != 0;
 }
 #else
 static int POMPT_on(void) {
@@ -911,17 +917,17 @@ int32_t POMPT_Critical_end_at(POMPT_Desc_t *d,
 /* A bit stack of the lane (open, held), innermost in bit 0: push a bit
  * (kept within 64 levels, counted beyond), the innermost bit (0 when the
  * stack is empty or deeper than the bits), pop it. */
-static __inline__ __attribute__((__always_inline__, __unused__)) void
+static __inline__ __attribute__((__always_inline__)) void
 POMPT_Lane_push_(uint64_t *bits, uint32_t *depth, unsigned bit) {
   if (*depth < 64)
     *bits = *bits << 1 | bit;
   ++*depth;
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) unsigned
+static __inline__ __attribute__((__always_inline__)) unsigned
 POMPT_Lane_top_(uint64_t bits, uint32_t depth) {
   return depth - 1 < 64 && (bits & 1);
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) unsigned
+static __inline__ __attribute__((__always_inline__)) unsigned
 POMPT_Lane_pop_(uint64_t *bits, uint32_t *depth) {
   uint32_t d = *depth;
   unsigned bit = POMPT_Lane_top_(*bits, d);
@@ -937,7 +943,7 @@ POMPT_Lane_pop_(uint64_t *bits, uint32_t *depth) {
  * of the stack, an end its begin's bit set (delivered inline).  The caller
  * tests POMPT_on() (pomp-instr's guard); without a tool the slots are empty
  * and libpompt's routines return at once. */
-static __inline__ __attribute__((__always_inline__, __unused__)) void
+static __inline__ __attribute__((__always_inline__)) void
 POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
   POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Masked_cb_t cb =
@@ -970,7 +976,7 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
 /* static inline: a unit that uses none has none, even unoptimised; GCC
  * warns about inline with noinline, which is meant here. */
 #define POMPT_LANE_ENTRY_                                                      \
-  static __inline__ __attribute__((__noinline__, __unused__))
+  static __inline__ __attribute__((__noinline__))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #ifdef __cplusplus
@@ -1011,7 +1017,7 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
   if (__builtin_expect(k == POMPT_LANE_ATOMIC_INSTRUCTION && acq && acqd &&
                            (l->usable & POMPT_LANE_READY),
                        1)) {
-    uint64_t wait_id = (uint64_t)(uintptr_t)l; /* the thread's own */
+    uint64_t wait_id = (uintptr_t)l; /* the thread's own */
     l->atomic = 1;
     /* ompt_mutex_atomic = 6; impl 1 (libpompt's one implementation) */
     acq(6, 0, 1, wait_id, codeptr);
@@ -1029,7 +1035,7 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
     POMPT_Mutex_cb_t rel =
         __atomic_load_n(&POMPT_lane_atomic_v1.released, __ATOMIC_RELAXED);
     if (rel)
-      rel(6, (uint64_t)(uintptr_t)l, codeptr);
+      rel(6, (uintptr_t)l, codeptr);
   } else if (path == 2) {
     POMPT_Atomic_exit_at(d, codeptr);
   }
@@ -1154,7 +1160,7 @@ int32_t POMPT_Task_end(POMPT_Task_t task) POMPT_NOTHROW;
 #pragma GCC diagnostic ignored "-Wold-style-cast" /* as for the lane's */
 #endif
 #define POMPT_TASK_ENTRY_                                                      \
-  static __inline__ __attribute__((__always_inline__, __unused__))
+  static __inline__ __attribute__((__always_inline__))
 POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
                                               int32_t task_flags) {
   if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_RELAXED) ==
