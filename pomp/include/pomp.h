@@ -787,8 +787,7 @@ extern int POMPT_active;
  * (a task; master: a thread number's test; an atomic operation), so that
  * with no tool they make none. */
 #if defined(__GNUC__) || defined(__clang__)
-static __inline__ __attribute__((__always_inline__)) int
-POMPT_on(void) {
+static __inline__ __attribute__((__always_inline__)) int POMPT_on(void) {
   return __builtin_expect(POMPT_active, 0) != 0;
 }
 #else
@@ -975,8 +974,7 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
  * call within the unit is a few instructions). */
 /* static inline: a unit that uses none has none, even unoptimised; GCC
  * warns about inline with noinline, which is meant here. */
-#define POMPT_LANE_ENTRY_                                                      \
-  static __inline__ __attribute__((__noinline__))
+#define POMPT_LANE_ENTRY_ static __inline__ __attribute__((__noinline__))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #ifdef __cplusplus
@@ -1159,8 +1157,7 @@ int32_t POMPT_Task_end(POMPT_Task_t task) POMPT_NOTHROW;
 #ifdef __cplusplus
 #pragma GCC diagnostic ignored "-Wold-style-cast" /* as for the lane's */
 #endif
-#define POMPT_TASK_ENTRY_                                                      \
-  static __inline__ __attribute__((__always_inline__))
+#define POMPT_TASK_ENTRY_ static __inline__ __attribute__((__always_inline__))
 POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
                                               int32_t task_flags) {
   if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_RELAXED) ==
