@@ -308,6 +308,17 @@ static int register_counter(const sde_lib_t *sde, const char *name, int kind,
   return 1;
 }
 
+/* LeakSanitizer's switch, where the program runs under it (weak: present
+ * only in a sanitized process).  libsde keeps the names of the counters
+ * registered with it for the process's life, in memory it no longer
+ * points to: a sanitized program run with a tool would otherwise end with
+ * a leak report (and exit status) for what libpompt made libsde
+ * allocate. */
+extern void __lsan_disable(void) __attribute__((weak));
+extern void __lsan_enable(void) __attribute__((weak));
+
+static void sde_register_all(void *h, const char *lib);
+
 void bridge_sde_start(void) {
   const char *lib = "libsde.so.1";
 #ifdef POMPT_STATIC_LIB
@@ -325,6 +336,16 @@ void bridge_sde_start(void) {
                dlerror());
     return;
   }
+  if (__lsan_disable && __lsan_enable) {
+    __lsan_disable();
+    sde_register_all(h, lib);
+    __lsan_enable();
+  } else {
+    sde_register_all(h, lib);
+  }
+}
+
+static void sde_register_all(void *h, const char *lib) {
   sde_init_fn init = (sde_init_fn)dlsym(h, "papi_sde_init");
   sde_register_cb_fn reg =
       (sde_register_cb_fn)dlsym(h, "papi_sde_register_counter_cb");
