@@ -267,6 +267,7 @@ typedef struct bridge_thread {
   /* Open scopes. */
   bridge_scope_t *scopes;
   int nscopes, scope_cap;
+  uint8_t scopes_in_arena; /* the first stack, libpompt's own memory */
   /* Task pool. */
   bridge_task_t *free_tasks;
   _Atomic(bridge_task_t *) remote_free;

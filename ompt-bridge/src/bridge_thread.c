@@ -78,6 +78,7 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   t->scopes = bridge_arena_alloc(BRIDGE_SCOPES_INITIAL * sizeof *t->scopes,
                                  _Alignof(bridge_scope_t));
   t->scope_cap = t->scopes ? BRIDGE_SCOPES_INITIAL : 0;
+  t->scopes_in_arena = t->scopes != NULL;
   t->type = type;
   t->tid = bridge_os_tid();
   t->st[0].state =
@@ -188,15 +189,18 @@ void bridge_task_unref_slow(bridge_task_t *task) {
 int bridge_scope_grow(bridge_thread_t *t) {
   int cap = t->scope_cap ? 2 * t->scope_cap : BRIDGE_SCOPES_INITIAL;
   bridge_scope_t *s;
-  if (t->scope_cap == BRIDGE_SCOPES_INITIAL) { /* the first, thread_create's */
+  if (t->scopes_in_arena) { /* thread_create's: not the heap's to resize */
     s = malloc((size_t)cap * sizeof *s);
-    if (s)
+    if (s) {
       memcpy(s, t->scopes, (size_t)t->nscopes * sizeof *s);
+      bridge_arena_release(t->scopes);
+    }
   } else {
     s = realloc(t->scopes, (size_t)cap * sizeof *s);
   }
   if (!s)
     return 0;
+  t->scopes_in_arena = 0;
   t->scopes = s;
   t->scope_cap = cap;
   return 1;
