@@ -33,6 +33,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from libomp_race import run_past_deps_race  # noqa: E402
+
 # counter -> the callback that produces it
 CALLBACK_OF = {
     "thread_begin_initial": "thread_begin", "thread_begin_worker": "thread_begin",
@@ -101,24 +104,11 @@ MERGED = {"mutex_acquire_test_lock": "mutex_acquire_lock",
           "mutex_acquire_test_nest_lock": "mutex_acquire_nest_lock"}
 
 
-# LLVM's OpenMP runtime before LLVM 19 now and then fails its own assertion
-# when a task with dependences ends ("Assertion failure at
-# kmp_taskdeps.h(26): n >= 0": a race in releasing a dependence node,
-# llvm/llvm-project#85963, fixed in LLVM 19).  A libomp run that dies of it
-# is run again, at most twice; every other failure counts.
-LIBOMP_DEPS_RACE = "Assertion failure at kmp_taskdeps.h"
-
-
 def run(prog, args, env, native=False):
-    p = subprocess.run([prog] + args, env=env, capture_output=True, text=True,
-                       timeout=300)
-    for _ in range(2):
-        if not (native and p.returncode != 0 and LIBOMP_DEPS_RACE in p.stderr):
-            break
-        print("note: libomp hit its dependence-node race "
-              "(llvm/llvm-project#85963); run again")
-        p = subprocess.run([prog] + args, env=env, capture_output=True,
-                           text=True, timeout=300)
+    def once():
+        return subprocess.run([prog] + args, env=env, capture_output=True,
+                              text=True, timeout=300)
+    p = run_past_deps_race(once, os.path.basename(prog)) if native else once()
     sets = {}
     m = re.search(r"^diff: set_callback (.*)$", p.stderr, re.M)
     if m:

@@ -6,9 +6,9 @@
 
 CASE names DIR/CASE.c, or DIR/CASE.cpp (built with --cxx, as C++).  Every
 mode first preprocesses it as pomp-cc does
-(cc -E -fopenmp -D_POMP=202611 -DPOMP_H_FORCED -include pomp.h, run in DIR so that the line
-markers name the file as the user wrote it) and runs pomp-instr on the
-result.
+(cc -E -fopenmp -D_POMP=202611 -DPOMP_H_FORCED -include pomp.h, run in DIR
+so that the line markers name the file as the user wrote it) and runs
+pomp-instr on the result.
 
 The first lines of a case may say, in comments:
   golden-also: x.h            user headers whose lines "check" also shows
@@ -45,7 +45,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import extract_main  # noqa: E402
+from libomp_race import run_past_deps_race  # noqa: E402
 
 DIAG = re.compile(r'^(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)? (?P<kind>warning|error): (?P<msg>.*)$')
 
@@ -65,8 +67,8 @@ def preprocess_and_instrument(a, work, compiler=None):
     compiler = compiler or a.compiler
     ipath = os.path.join(work, a.case + ('.ii' if a.is_cxx else '.i'))
     opath = os.path.join(work, a.case + ('.pomp.ii' if a.is_cxx else '.pomp.i'))
-    r = run([compiler, '-E', '-fopenmp', '-D_POMP=202611', '-DPOMP_H_FORCED', '-include', a.pomp_h,
-             src, '-o', ipath], cwd=a.srcdir)
+    r = run([compiler, '-E', '-fopenmp', '-D_POMP=202611', '-DPOMP_H_FORCED',
+             '-include', a.pomp_h, src, '-o', ipath], cwd=a.srcdir)
     if r.returncode != 0:
         fail('preprocessing %s failed:\n%s' % (src, r.stderr))
     if os.path.exists(opath):
@@ -156,24 +158,12 @@ def mode_compile(a, work):
              % (sorted(want - got), sorted(got - want)))
 
 
-# LLVM's OpenMP runtime before LLVM 19 now and then fails its own assertion
-# when a task with dependences ends ("Assertion failure at
-# kmp_taskdeps.h(26): n >= 0": a race in releasing a dependence node,
-# llvm/llvm-project#85963, fixed in LLVM 19).  The original program hits it
-# as well as the instrumented one; under that runtime a run that dies of it
-# is run again, at most twice, and every other failure counts.
-LIBOMP_DEPS_RACE = 'Assertion failure at kmp_taskdeps.h'
-
-
-def run_program(exe, work, env, clang):
-    r = run([exe], cwd=work, env=env)
-    for _ in range(2):
-        if not (clang and r.returncode != 0 and LIBOMP_DEPS_RACE in r.stderr):
-            break
-        print('note: %s hit libomp\'s dependence-node race '
-              '(llvm/llvm-project#85963); run again' % os.path.basename(exe))
-        r = run([exe], cwd=work, env=env)
-    return r
+def run_on(clang, exe, work, env):
+    """A program run; under LLVM's runtime (clang) past its known race."""
+    if not clang:
+        return run([exe], cwd=work, env=env)
+    return run_past_deps_race(lambda: run([exe], cwd=work, env=env),
+                              os.path.basename(exe))
 
 
 def mode_run(a, work, clang=False):
@@ -198,8 +188,8 @@ def mode_run(a, work, clang=False):
         log = os.path.join(work, 'events.log')
         check_log = threads == 1 and not clang and (a.update or os.path.exists(events))
         ienv = dict(env, POMP_STUB_LOG=log) if check_log else env
-        ro = run_program(orig_exe, work, env, clang)
-        ri = run_program(inst_exe, work, ienv, clang)
+        ro = run_on(clang, orig_exe, work, env)
+        ri = run_on(clang, inst_exe, work, ienv)
         what = ' (%d thread%s)' % (threads, 's' if threads > 1 else '')
         if ri.returncode != ro.returncode:
             fail('exit status %d, original %d%s\n%s' % (ri.returncode, ro.returncode, what,
