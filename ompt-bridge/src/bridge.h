@@ -48,7 +48,8 @@ void bridge_register_entry(const char *name, ompt_interface_fn_t fn);
 void bridge_sde_counter(const char *name, const char *description,
                         long long (*read)(void *), void *arg, int instant);
 
-/* size bytes, zeroed and aligned to align (a power of two), from
+/* size bytes, zeroed and aligned to align (a power of two, at most a
+ * cache line), from
  * libpompt's own pages rather than the program's heap (bridge_arena.c), for
  * what lives as long as the process; NULL when none can be had.  Never
  * freed. */

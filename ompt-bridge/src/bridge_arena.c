@@ -17,7 +17,6 @@
  * memory (fresh anonymous pages), nothing is ever returned.
  */
 #include <stdatomic.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -75,8 +74,8 @@ void *bridge_arena_alloc(size_t size, size_t align) {
     align = sizeof(void *);
   if (size == 0)
     size = 1;
-  if (size > ARENA_LARGE || align > 4096)
-    return map_zeroed(size); /* page-aligned */
+  if (size > ARENA_LARGE)
+    return map_zeroed(size); /* page-aligned: any align a caller asks */
   for (;;) {
     arena_chunk_t *c = atomic_load_explicit(&current, memory_order_acquire);
     if (c) {

@@ -336,13 +336,12 @@ void bridge_sde_start(void) {
                dlerror());
     return;
   }
-  if (__lsan_disable && __lsan_enable) {
+  int quiet = __lsan_disable && __lsan_enable;
+  if (quiet)
     __lsan_disable();
-    sde_register_all(h, lib);
+  sde_register_all(h, lib);
+  if (quiet)
     __lsan_enable();
-  } else {
-    sde_register_all(h, lib);
-  }
 }
 
 static void sde_register_all(void *h, const char *lib) {

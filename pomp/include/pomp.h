@@ -40,17 +40,16 @@
 #ifndef POMP_H
 #define POMP_H
 
-/* pomp-cc includes this header ahead of the program's first line (with
- * POMP_H_FORCED defined).  Then it includes no libc header: the program's
- * own feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...), defined at
- * its top, must still decide what libc's headers declare, which they do
- * only where no libc header came first.  The exact-width types are then
+/* pomp-cc includes this header ahead of the program's first line, with
+ * POMP_H_FORCED defined.  Its code is then pompt's, not the program's: the
+ * program's warning options (-Wconversion, -Wpadded, ... with -Werror) are
+ * not for it, hence a system header.  And it includes no libc header: the
+ * program's own feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...),
+ * defined at its top, must still decide what libc's headers declare, which
+ * they do only where no libc header came first.  The exact-width types are
  * spelled with the compiler's names for them, the same types as
  * <stdint.h>'s, and only within this header. */
 #if defined(POMP_H_FORCED) && (defined(__GNUC__) || defined(__clang__))
-/* Included by pomp-cc into every unit: its code is pompt's, not the
- * program's, and the program's warning options (-Wconversion, -Wpadded,
- * ... with -Werror) are not for it. */
 #pragma GCC system_header
 #endif
 #if defined(POMP_H_FORCED) && defined(__INT32_TYPE__) &&                       \
