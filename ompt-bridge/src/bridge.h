@@ -153,6 +153,10 @@ void bridge_parallel_exit(POMP_Team_t *team, const void *codeptr, void *frame);
 
 /* ---- Worksharing ----------------------------------------------------------
  */
+/* The work type of a loop whose schedule is the encountering task's
+ * run-sched-var (schedule(runtime)): the begin that is delivered asks it
+ * (ompt_work_loop_static, _dynamic, ...); the end carries the begin's. */
+#define BRIDGE_WORK_LOOP_RUNTIME ((ompt_work_t)0)
 void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
                        const void *codeptr, void *frame);
 void bridge_work_end(int bucket, ompt_work_t type, const void *codeptr,

@@ -593,6 +593,8 @@ work_begin_in(bridge_thread_t *t, int bucket, ompt_work_t type, uint64_t count,
   ompt_callback_work_t cb = BRIDGE_ACTIVE(bucket, work);
   if (!cb)
     return;
+  if (__builtin_expect(type == BRIDGE_WORK_LOOP_RUNTIME, 0))
+    type = bridge_loop_work_runtime();
   int delivered;
   if (room) {
     int n = t->nscopes;

@@ -321,6 +321,9 @@ void bridge_tables_update(void);
 void bridge_gomp_missing(const char *entry) __attribute__((noreturn, cold));
 /* Inquiry's answers that are computed once (processor count). */
 void bridge_inquiry_init(void);
+/* The work type of a loop with schedule(runtime) begun now: the encountering
+ * task's run-sched-var (BRIDGE_WORK_LOOP_RUNTIME; bridge_loop.c). */
+ompt_work_t bridge_loop_work_runtime(void);
 
 static inline ompt_callback_t bridge_active_in(int bucket,
                                                ompt_callbacks_t which) {

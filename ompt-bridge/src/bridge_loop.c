@@ -37,6 +37,28 @@
 
 extern int omp_get_thread_num(void) __attribute__((weak));
 extern int omp_get_num_threads(void) __attribute__((weak));
+/* omp.h's omp_sched_t, an int-sized enum, and its monotonic modifier */
+extern void omp_get_schedule(int *kind, int *chunk_size) __attribute__((weak));
+enum { SCHED_STATIC = 1, SCHED_DYNAMIC, SCHED_GUIDED, SCHED_AUTO };
+#define SCHED_MONOTONIC 0x80000000u
+
+ompt_work_t bridge_loop_work_runtime(void) {
+  int kind = 0, chunk = 0;
+  if (!omp_get_schedule)
+    return ompt_work_loop;
+  omp_get_schedule(&kind, &chunk);
+  switch ((unsigned)kind & ~SCHED_MONOTONIC) {
+  case SCHED_STATIC:
+  case SCHED_AUTO: /* which libgomp runs as static */
+    return ompt_work_loop_static;
+  case SCHED_DYNAMIC:
+    return ompt_work_loop_dynamic;
+  case SCHED_GUIDED:
+    return ompt_work_loop_guided;
+  default:
+    return ompt_work_loop_other;
+  }
+}
 
 #define CHUNKS_MAGIC 0x6b6e7563u
 #define DIST_MAGIC 0x74736964u /* a distribute's record */

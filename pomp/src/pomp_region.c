@@ -54,6 +54,11 @@ static int key_is(const char *key, size_t len, const char *want) {
   return strlen(want) == len && !memcmp(key, want, len);
 }
 
+static int ends_with(const char *s, size_t len, const char *tail) {
+  size_t n = strlen(tail);
+  return len >= n && !memcmp(s + len - n, tail, n);
+}
+
 static const struct {
   const char *key;
   unsigned flag;
@@ -96,6 +101,11 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
     if (!strcmp(value, "cancellation_point") ||
         !strcmp(value, "cancellation point"))
       r->kind = POMP_REGION_CANCELLATION_POINT;
+    if (ends_with(value, value_len, "for") ||
+        ends_with(value, value_len, "forsimd") ||
+        ends_with(value, value_len, "do") ||
+        ends_with(value, value_len, "dosimd"))
+      r->flags |= POMP_WORKSHARING_LOOP;
   } else if (key_is(key, key_len, "file")) {
     bridge_arena_release(r->file);
     r->file = dup_n(value, value_len);
@@ -127,17 +137,25 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
   return 0; /* attributes this library does not know are skipped */
 }
 
-static ompt_work_t loop_work_type(const char *schedule) {
+/* The schedule GCC gives a worksharing loop: as its schedule clause says,
+ * static without one (GCC's def-sched-var: its inline code divides the
+ * iterations) and for schedule(auto) (GCC compiles auto as static, with no
+ * runtime call); schedule(runtime) is known only when the loop begins
+ * (BRIDGE_WORK_LOOP_RUNTIME).  A loop construct (or a CTC without its type)
+ * stays ompt_work_loop. */
+static ompt_work_t loop_work_type(const char *schedule, unsigned flags) {
   if (!schedule)
-    return ompt_work_loop;
-  if (!strcmp(schedule, "static"))
+    return (flags & POMP_WORKSHARING_LOOP) ? ompt_work_loop_static
+                                           : ompt_work_loop;
+  if (!strcmp(schedule, "static") || !strcmp(schedule, "auto"))
     return ompt_work_loop_static;
   if (!strcmp(schedule, "dynamic"))
     return ompt_work_loop_dynamic;
   if (!strcmp(schedule, "guided"))
     return ompt_work_loop_guided;
-  /* auto, runtime: decided by the runtime, which does not tell. */
-  return ompt_work_loop;
+  if (!strcmp(schedule, "runtime"))
+    return BRIDGE_WORK_LOOP_RUNTIME;
+  return ompt_work_loop_other;
 }
 
 static ompt_wait_id_t critical_wait_id(const char *name) {
@@ -205,7 +223,7 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
       *status = POMP_ERR_CTC;
     return NULL;
   }
-  r->loop_work = loop_work_type(r->schedule);
+  r->loop_work = loop_work_type(r->schedule, r->flags);
   /* A hand-written parallel construct's CTC: its reduction is on it. */
   if (r->kind == POMP_REGION_PARALLEL && (r->flags & POMP_HAS_REDUCTION))
     r->flags |= POMP_PARALLEL_REDUCTION;

@@ -64,6 +64,9 @@ enum pomp_region_flag {
   /* a reduction clause on the parallel leaf (parallelReduction=1; a
    * parallel construct's hasReduction=1 says the same) */
   POMP_PARALLEL_REDUCTION = 1u << 10,
+  /* a worksharing-loop construct (its type names for or do, combined or
+   * not; not the loop construct, whose binding GCC decides) */
+  POMP_WORKSHARING_LOOP = 1u << 11,
 };
 
 /* Sites: the construct's first event, its implicit barrier (or the end of a
@@ -84,7 +87,8 @@ struct pomp_region {
   char *name;            /* critical name, user region name */
   char *schedule;        /* as written: "static", "dynamic", ... */
   int64_t chunk;         /* -1 when not a literal */
-  ompt_work_t loop_work; /* the OMPT work type of a loop */
+  ompt_work_t loop_work; /* the OMPT work type of a loop, or
+                            BRIDGE_WORK_LOOP_RUNTIME */
   int cancel_flags;      /* cancel: ompt_cancel_parallel, _sections, ... */
   uint64_t id;           /* 1, 2, ... in registration order */
   const char *ctc;       /* the string it was made from (not owned) */

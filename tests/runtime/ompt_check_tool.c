@@ -85,6 +85,11 @@ static atomic_int errors;
   X(initial_task_begin)                                                        \
   X(initial_task_end)                                                          \
   X(work_loop)                                                                 \
+  X(work_loop_unstated)                                                        \
+  X(work_loop_static)                                                          \
+  X(work_loop_dynamic)                                                         \
+  X(work_loop_guided)                                                          \
+  X(work_loop_other)                                                           \
   X(work_sections)                                                             \
   X(work_single_executor)                                                      \
   X(work_single_other)                                                         \
@@ -519,6 +524,26 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep,
       break;
     }
     count(c);
+    /* work_loop counts every loop; these, the schedule it was given */
+    switch (type) {
+    case ompt_work_loop:
+      count(C_work_loop_unstated);
+      break;
+    case ompt_work_loop_static:
+      count(C_work_loop_static);
+      break;
+    case ompt_work_loop_dynamic:
+      count(C_work_loop_dynamic);
+      break;
+    case ompt_work_loop_guided:
+      count(C_work_loop_guided);
+      break;
+    case ompt_work_loop_other:
+      count(C_work_loop_other);
+      break;
+    default:
+      break;
+    }
     check_task("work begin", task);
     push(S_WORK, (uint64_t)type, NULL);
   } else {
