@@ -25,23 +25,7 @@ import re
 import subprocess
 import sys
 
-
-def directives(path):
-    runs, meta, cur = [], [], ""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = re.search(r"//\s*(UNSUPPORTED|XFAIL|REQUIRES):(.*)$", line)
-            if m:
-                meta.append(m.group(1) + ":" + m.group(2).strip())
-            m = re.search(r"//\s*RUN:(.*)$", line)
-            if m:
-                text = m.group(1).rstrip()
-                if text.endswith("\\"):
-                    cur += text[:-1] + " "
-                else:
-                    runs.append((cur + text).strip())
-                    cur = ""
-    return runs, meta
+from lit_directives import directives
 
 
 def substitute(cmd, a, src, exe):

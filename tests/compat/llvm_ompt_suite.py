@@ -41,26 +41,7 @@ import shutil
 import subprocess
 import sys
 
-
-def directives(path):
-    """The test's RUN lines (joined across backslash continuations) and its
-    REQUIRES/UNSUPPORTED/XFAIL lines."""
-    runs, cur, meta = [], "", []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = re.search(r"//\s*(UNSUPPORTED|XFAIL|REQUIRES):(.*)$", line)
-            if m:
-                meta.append("%s:%s" % (m.group(1), m.group(2).strip()))
-            m = re.search(r"//\s*RUN:(.*)$", line)
-            if not m:
-                continue
-            s = m.group(1).rstrip()
-            if s.endswith("\\"):
-                cur += s[:-1] + " "
-            else:
-                runs.append((cur + s).strip())
-                cur = ""
-    return runs, meta
+from lit_directives import directives
 
 
 class Config:
