@@ -138,9 +138,9 @@ static int on_attribute(const char *key, size_t key_len, const char *value,
 }
 
 /* The schedule GCC gives a worksharing loop: as its schedule clause says,
- * static without one (GCC's def-sched-var: its inline code divides the
- * iterations) and for schedule(auto) (GCC compiles auto as static, with no
- * runtime call); schedule(runtime) is known only when the loop begins
+ * and static without one and for schedule(auto) (both are GCC's to choose,
+ * and its inline code divides the iterations, with no runtime call);
+ * schedule(runtime) is known only when the loop begins
  * (BRIDGE_WORK_LOOP_RUNTIME).  A loop construct (or a CTC without its type)
  * stays ompt_work_loop. */
 static ompt_work_t loop_work_type(const char *schedule, unsigned flags) {
