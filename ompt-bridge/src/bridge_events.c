@@ -593,8 +593,6 @@ work_begin_in(bridge_thread_t *t, int bucket, ompt_work_t type, uint64_t count,
   ompt_callback_work_t cb = BRIDGE_ACTIVE(bucket, work);
   if (!cb)
     return;
-  if (__builtin_expect(type == BRIDGE_WORK_LOOP_RUNTIME, 0))
-    type = bridge_loop_work_runtime();
   int delivered;
   if (room) {
     int n = t->nscopes;
@@ -657,10 +655,23 @@ work_begin_slow(int bucket, ompt_work_t type, uint64_t count,
     bridge_pairs[BRIDGE_PAIR_WORK].next++;
 }
 
+/* Apart, and reached by a tail call: the common path keeps no value
+ * across a call of its own. */
+static __attribute__((noinline)) void work_begin_runtime(int bucket,
+                                                         uint64_t count,
+                                                         const void *codeptr,
+                                                         void *frame) {
+  bridge_work_begin(bucket, bridge_loop_work_runtime(), count, codeptr, frame);
+}
+
 void bridge_work_begin(int bucket, ompt_work_t type, uint64_t count,
                        const void *codeptr, void *frame) {
   if (!bridge_wants(bucket, ompt_callback_work)) {
     bridge_pairs[BRIDGE_PAIR_WORK].next++;
+    return;
+  }
+  if (__builtin_expect(type == BRIDGE_WORK_LOOP_RUNTIME, 0)) {
+    work_begin_runtime(bucket, count, codeptr, frame);
     return;
   }
   bridge_thread_t *t = enter_quick(frame, 1);
