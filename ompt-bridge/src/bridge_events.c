@@ -451,22 +451,29 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
     task->parallel_data = NULL;
   }
   bridge_task_close_open(t, task, codeptr);
+  /* The barrier's codeptr_ra, as at a native runtime: the primary thread's
+   * is the region's, whose one runtime call (libgomp's GOMP_parallel)
+   * starts the team and waits in this barrier; a worker reaches it from no
+   * call of the program's (the runtime waits after the region's function
+   * returned), so NULL, as 5.2 allows and libomp gives. */
+  const void *barrier_codeptr = task->thread_num == 0 ? task->codeptr : NULL;
   bridge_set_state(t, ompt_state_wait_barrier_implicit_parallel, 0);
   int set = set_enter_frame(t, frame);
   if (push_scope(t, BRIDGE_SC_SYNC, BRIDGE_B_PARALLEL_BE,
-                 ompt_sync_region_barrier_implicit_parallel, 0, codeptr, set)) {
+                 ompt_sync_region_barrier_implicit_parallel, 0, barrier_codeptr,
+                 set)) {
     /* 5.2 allows a NULL parallel_data only at this barrier's end. */
     ompt_data_t *pd = team ? &team->parallel_data : &task->parallel_data_seen;
     ompt_callback_sync_region_t scb =
         BRIDGE_ACTIVE(BRIDGE_B_PARALLEL_BE, sync_region);
     if (scb)
       scb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, pd,
-          &task->task_data, codeptr);
+          &task->task_data, barrier_codeptr);
     ompt_callback_sync_region_t wcb = BRIDGE_ACTIVE_AS(
         BRIDGE_B_PARALLEL_BE, sync_region_wait, ompt_callback_sync_region_t);
     if (wcb)
       wcb(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, pd,
-          &task->task_data, codeptr);
+          &task->task_data, barrier_codeptr);
   }
   /* A worker must not look at the team again: once every thread has reached
    * the barrier, the primary thread leaves and the team's storage goes. */

@@ -292,6 +292,7 @@ static void check_end_codeptr(const char *what, int kind,
           codeptr, f->codeptr);
 }
 
+
 static void check_codeptr(const char *what, const void *codeptr) {
   Dl_info info;
   if (!codeptr) {
@@ -305,6 +306,23 @@ static void check_codeptr(const char *what, const void *codeptr) {
   if (strstr(info.dli_fname, "libgomp") || strstr(info.dli_fname, "libpompt"))
     error("%s: codeptr_ra %p is inside %s, not the program", what, codeptr,
           info.dli_fname);
+}
+
+/* The barrier that ends a parallel region: the primary thread's carries a
+ * codeptr_ra in the program (its region's), a worker's NULL (the runtime
+ * waits there after the region's function returned, from no call of the
+ * program's), as at a native runtime.  Other sync regions: one in the
+ * program. */
+static void check_sync_codeptr(const char *what, ompt_sync_region_t kind,
+                               const void *codeptr) {
+  int num = -1;
+  if (kind != ompt_sync_region_barrier_implicit_parallel ||
+      !get_task_info(0, NULL, NULL, NULL, NULL, &num) || num == 0)
+    check_codeptr(what, codeptr);
+  else if (codeptr)
+    error("%s of a worker's end barrier (thread %d) with codeptr_ra %p, "
+          "not NULL",
+          what, num, codeptr);
 }
 
 /* ---- Ids and tasks ---------------------------------------------------------
@@ -684,7 +702,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
             "%p (NULL expected on every thread)",
             (void *)parallel);
   }
-  check_codeptr("sync_region", codeptr);
+  check_sync_codeptr("sync_region", kind, codeptr);
 }
 
 /* A reduction: a thread combining its partial results, begin and end on
@@ -741,6 +759,7 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
     check_end_codeptr("sync_region_wait", kind, codeptr);
     pop(S_SYNC_WAIT, (uint64_t)kind);
   }
+  check_sync_codeptr("sync_region_wait", kind, codeptr);
   (void)task;
 }
 
