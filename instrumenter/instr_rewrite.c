@@ -69,15 +69,10 @@
  * into the caller's caller instead of the construct. */
 #define NO_TAIL " __asm__ __volatile__(\"\");"
 /* An inline event of pomp.h ("The lane"), where a tool may be active: its
- * codeptr_ra is the address of an instruction of the construct's own code
- * after a one-byte nop, so that the address and the byte before it (where
- * tools look a return address up) are of the construct's line, not of
- * pomp.h's inlined code.  x86-64, either assembler dialect. */
-#define LANE_EVENT(event)                                                      \
-  "if (POMPT_on()) { const void *pompt_ra; __asm__ "                           \
-  "__volatile__(\"nop\\n\\t1: "                                                \
-  "lea {1b(%%%%rip), %%0|%%0, [rip + 1b]}\" : \"=r\"(pompt_ra)); " event       \
-  "(&pompt_d_%d, pompt_ra); }"
+ * codeptr_ra is the call's return address, in the construct's own code and
+ * on its line (as a native runtime's entry's is).  A closing event is
+ * followed by NO_TAIL. */
+#define LANE_EVENT(event) "if (POMPT_on()) " event "(&pompt_d_%d);"
 
 /* ---- Data ---------------------------------------------------------------- */
 
@@ -4039,8 +4034,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
      * tool's callbacks and no call into libpompt. */
     if (u->lane) {
       instr_buf_printf(&lo->open, "{ " LANE_EVENT("POMPT_Master_enter") " ", n);
-      instr_buf_printf(&lo->close, " " LANE_EVENT("POMPT_Master_leave") " }",
-                       n);
+      instr_buf_printf(&lo->close,
+                       " " LANE_EVENT("POMPT_Master_leave") NO_TAIL " }", n);
       break;
     }
     instr_buf_printf(&lo->open,

@@ -821,8 +821,8 @@ static int POMPT_on(void) {
 #if defined(__GNUC__) || defined(__clang__)
 #if defined(__x86_64__)
 /* pomp-instr emits the inline events where the preprocessed unit has this
- * (it takes the construct's code address with x86-64 assembler in the
- * construct's own code); elsewhere it emits the exported routines. */
+ * (x86-64, the target they are measured and tested on); elsewhere it emits
+ * the exported routines. */
 typedef int POMPT_lane_x86_64;
 #endif
 typedef struct POMPT_Lane {
@@ -981,28 +981,26 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
  * under -Wold-style-cast; g++ not inside extern "C"). */
 #pragma GCC diagnostic ignored "-Wold-style-cast"
 #endif
-/* codeptr: the construct's codeptr_ra, the same whichever way the event
- * goes.  pomp-instr passes an address it takes with assembler in the
- * construct's own code, after a one-byte nop: the address and the byte
- * before it are of the construct's source line, where a tool looks up a
- * return address (the inlined code itself has pomp.h's lines). */
-POMPT_LANE_ENTRY_ void POMPT_Master_enter(POMPT_Desc_t *d,
-                                          const void *codeptr) {
-  POMPT_Master_event_(d, 0, codeptr);
+/* The construct's codeptr_ra, the same whichever way the event goes, is
+ * the call's return address: in the construct's own code, on its line, as
+ * the return address of a native runtime's entry is (pomp-instr calls these
+ * only under its POMPT_on() guard, and keeps the call from being a tail
+ * call). */
+POMPT_LANE_ENTRY_ void POMPT_Master_enter(POMPT_Desc_t *d) {
+  POMPT_Master_event_(d, 0, __builtin_return_address(0));
 }
-POMPT_LANE_ENTRY_ void POMPT_Master_leave(POMPT_Desc_t *d,
-                                          const void *codeptr) {
-  POMPT_Master_event_(d, 1, codeptr);
+POMPT_LANE_ENTRY_ void POMPT_Master_leave(POMPT_Desc_t *d) {
+  POMPT_Master_event_(d, 1, __builtin_return_address(0));
 }
 
 /* An atomic construct: its enter and exit.  The lane's atomic field says
  * how the enter went, so that the exit goes the same way: 0 nothing, 1
  * delivered inline, 2 libpompt (which learns the construct's kind there on
  * its first execution; until then every execution goes to libpompt).
- * codeptr as for POMPT_Master_enter. */
-POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
-                                          const void *codeptr) {
+ * codeptr_ra as for POMPT_Master_enter. */
+POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d) {
   /* Declarations first: this header is part of C90 units too. */
+  const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v2;
   unsigned char k = __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
   POMPT_Mutex_acquire_cb_t acq;
@@ -1024,7 +1022,8 @@ POMPT_LANE_ENTRY_ void POMPT_Atomic_begin(POMPT_Desc_t *d,
     POMPT_Atomic_enter_at(d, codeptr);
   }
 }
-POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d, const void *codeptr) {
+POMPT_LANE_ENTRY_ void POMPT_Atomic_end(POMPT_Desc_t *d) {
+  const void *codeptr = __builtin_return_address(0);
   POMPT_Lane_t *l = &POMPT_lane_v2;
   unsigned path = l->atomic;
   l->atomic = 0;

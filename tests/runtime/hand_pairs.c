@@ -143,7 +143,6 @@ static void register_callbacks(void) {
 static POMP_Handle_t h_outer, h_inner, h_loop, h_sections, h_task;
 /* The codeptr_ra the inline events are given (pomp-instr passes a label's
  * address in the construct's code): here one code address for all. */
-#define SITE ((const void *)(uintptr_t)&main)
 static POMPT_Desc_t d_outer = {0, CTC("type=master*file=pairs.c*lines=11,19"), 0};
 static POMPT_Desc_t d_inner = {0, CTC("type=master*file=pairs.c*lines=12,18"), 0};
 static const char ctc_outer[] = CTC("type=master*file=pairs.c*lines=1,9");
@@ -223,31 +222,31 @@ int main(void) {
    * the other. */
   masked_on(1);
   int b = begins, e = ends;
-  POMPT_Master_enter(&d_outer, SITE); /* libpompt, which opens the lane */
-  POMPT_Master_leave(&d_outer, SITE);
+  POMPT_Master_enter(&d_outer); /* libpompt, which opens the lane */
+  POMPT_Master_leave(&d_outer);
   expect(b + 1, e + 1, "inline masked pair");
   /* white box: the pairs below go inline */
   if (POMPT_lane_v2.usable != (POMPT_LANE_READY | POMPT_LANE_OUTERMOST))
     fail("the lane is still closed after a master region");
-  POMPT_Master_enter(&d_outer, SITE);
-  POMPT_Master_enter(&d_inner, SITE);
-  POMPT_Master_leave(&d_inner, SITE);
-  POMPT_Master_leave(&d_outer, SITE);
+  POMPT_Master_enter(&d_outer);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
+  POMPT_Master_leave(&d_outer);
   expect(b + 3, e + 3, "nested inline masked pairs");
   /* Registered between begin and end: neither. */
   masked_on(0);
-  POMPT_Master_enter(&d_outer, SITE);
+  POMPT_Master_enter(&d_outer);
   masked_on(1);
-  POMPT_Master_leave(&d_outer, SITE);
+  POMPT_Master_leave(&d_outer);
   expect(b + 3, e + 3, "inline masked registered between begin and end");
   /* Monitoring switched off inside: the end of a delivered begin still
    * comes; switched on inside: neither. */
-  POMPT_Master_enter(&d_outer, SITE);
+  POMPT_Master_enter(&d_outer);
   POMP_Off();
-  POMPT_Master_leave(&d_outer, SITE);
-  POMPT_Master_enter(&d_inner, SITE);
+  POMPT_Master_leave(&d_outer);
+  POMPT_Master_enter(&d_inner);
   POMP_On();
-  POMPT_Master_leave(&d_inner, SITE);
+  POMPT_Master_leave(&d_inner);
   expect(b + 4, e + 4, "inline masked with monitoring switched inside");
   /* Inside another construct's pair libpompt takes the event (the lane is
    * closed while the task has a construct open), and an inline begin
@@ -255,24 +254,24 @@ int main(void) {
   POMP_Loop_enter(&h_loop, T, -1, 0, 9, 1, ctc_loop);
   if (POMPT_lane_v2.usable != POMPT_LANE_READY)
     fail("the lane is open for master regions inside a loop");
-  POMPT_Master_enter(&d_outer, SITE);
-  POMPT_Master_leave(&d_outer, SITE);
+  POMPT_Master_enter(&d_outer);
+  POMPT_Master_leave(&d_outer);
   POMP_Loop_exit(h_loop, T);
   POMP_Master_begin(&h_outer, T, ctc_outer);
-  POMPT_Master_enter(&d_inner, SITE);
-  POMPT_Master_leave(&d_inner, SITE);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
   POMP_Master_end(h_outer, T);
   expect(b + 8, e + 8, "inline masked inside other pairs");
   /* A task that ends with an inline master region open: its end is
    * delivered with the task's, inside the enclosing pair (begun inline
    * too). */
-  POMPT_Master_enter(&d_outer, SITE);
+  POMPT_Master_enter(&d_outer);
   TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
   TASK_BEGIN(h_task)
-  POMPT_Master_enter(&d_inner, SITE);
+  POMPT_Master_enter(&d_inner);
   TASK_END(h_task)
   TASK_DONE(h_task)
-  POMPT_Master_leave(&d_outer, SITE);
+  POMPT_Master_leave(&d_outer);
   expect(b + 10, e + 10, "task left an inline masked region open");
   /* A task created while monitoring was off was never announced: nothing
    * inside it is delivered, inline or not. */
@@ -280,10 +279,10 @@ int main(void) {
   TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
   TASK_BEGIN(h_task)
   POMP_On();
-  POMPT_Master_enter(&d_inner, SITE);
-  POMPT_Master_leave(&d_inner, SITE);
-  POMPT_Master_enter(&d_inner, SITE);
-  POMPT_Master_leave(&d_inner, SITE);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
+  POMPT_Master_enter(&d_inner);
+  POMPT_Master_leave(&d_inner);
   TASK_END(h_task)
   TASK_DONE(h_task)
   expect(b + 10, e + 10, "inline masked in a task never announced");
@@ -300,9 +299,9 @@ int main(void) {
                                   0};
   static int x;
   for (int i = 0; i < 3; i++) {
-    POMPT_Atomic_begin(&d_atomic, SITE);
+    POMPT_Atomic_begin(&d_atomic);
     __atomic_fetch_add(&x, 1, __ATOMIC_RELAXED);
-    POMPT_Atomic_end(&d_atomic, SITE);
+    POMPT_Atomic_end(&d_atomic);
   }
   expect_mutex(3, 3, 3, "atomic instructions");
   if (d_atomic.lane != POMPT_LANE_ATOMIC_INSTRUCTION)
@@ -311,27 +310,27 @@ int main(void) {
     fail("an atomic instruction's wait id is not the thread's own");
   /* Monitoring switched off inside: the release of the delivered
    * acquisition still comes; switched on inside: nothing. */
-  POMPT_Atomic_begin(&d_atomic, SITE);
+  POMPT_Atomic_begin(&d_atomic);
   POMP_Off();
-  POMPT_Atomic_end(&d_atomic, SITE);
-  POMPT_Atomic_begin(&d_atomic, SITE);
+  POMPT_Atomic_end(&d_atomic);
+  POMPT_Atomic_begin(&d_atomic);
   POMP_On();
-  POMPT_Atomic_end(&d_atomic, SITE);
+  POMPT_Atomic_end(&d_atomic);
   expect_mutex(4, 4, 4, "atomic with monitoring switched inside");
   /* mutex_acquire registered between enter and exit: the acquisition
    * (mutex_acquired) and its release, as libpompt delivers them. */
   mutex_on(ompt_callback_mutex_acquire, 0);
-  POMPT_Atomic_begin(&d_atomic, SITE);
+  POMPT_Atomic_begin(&d_atomic);
   mutex_on(ompt_callback_mutex_acquire, 1);
-  POMPT_Atomic_end(&d_atomic, SITE);
+  POMPT_Atomic_end(&d_atomic);
   expect_mutex(4, 5, 5, "atomic with mutex_acquire registered inside");
   /* In a task never announced: nothing. */
   POMP_Off();
   TASK_CREATE(h_task, ctc_task, POMP_TASK_UNDEFERRED)
   TASK_BEGIN(h_task)
   POMP_On();
-  POMPT_Atomic_begin(&d_atomic, SITE);
-  POMPT_Atomic_end(&d_atomic, SITE);
+  POMPT_Atomic_begin(&d_atomic);
+  POMPT_Atomic_end(&d_atomic);
   TASK_END(h_task)
   TASK_DONE(h_task)
   expect_mutex(4, 5, 5, "atomic in a task never announced");
