@@ -286,6 +286,12 @@ struct unit {
   /* pomp.h's inline events can be emitted (pomp.h, "The lane": its
    * x86-64 marker is in the preprocessed unit). */
   int lane;
+  /* The events that wait themselves can be emitted (pomp.h,
+   * POMPT_gomp_x86_64: GCC, OpenMP, x86-64), and barriers may use them:
+   * no cancel or cancellation point of a parallel region in the unit (GCC
+   * then makes the barriers of such a region cancellable). */
+  int gomp_calls;
+  int cancel_parallel;
 
   struct site *sites; /* sorted by offset */
   size_t nsites;
@@ -2797,9 +2803,14 @@ static void moved_items(const struct unit *u, const struct pragma *p, int par,
  * the block; barrier: the implicit barrier is exposed after post. */
 struct leaf_out {
   struct instr_buf dir, decl, pre, open, close, post;
+  /* A standalone directive's replacement: one event that makes the
+   * construct itself (pomp.h, POMPT_Barrier, POMPT_Taskwait). */
+  struct instr_buf call;
   int barrier;
-  int barrier_merged; /* post ends with the implicit barrier's enter */
-  int post_newline;   /* post has line breaks: restore the numbering */
+  /* 1: post ends with the implicit barrier's enter; 2: post's exit event
+   * is the barrier itself (POMPT_*_exit_wait) */
+  int barrier_merged;
+  int post_newline; /* post has line breaks: restore the numbering */
 };
 
 static void leaf_out_free(struct leaf_out *lo) {
@@ -2809,6 +2820,7 @@ static void leaf_out_free(struct leaf_out *lo) {
   instr_buf_free(&lo->open);
   instr_buf_free(&lo->close);
   instr_buf_free(&lo->post);
+  instr_buf_free(&lo->call);
 }
 
 /* The loop statement of a loop construct: the first statement of its
@@ -3834,11 +3846,22 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
   }
 }
 
-/* merged: the construct's exit event has entered the barrier already
- * (POMPT_*_exit_barrier). */
+/* Whether a barrier of the unit is one event that waits itself (pomp.h,
+ * POMPT_Barrier, POMPT_*_exit_wait) rather than events around GCC's. */
+static int barrier_call(const struct unit *u) {
+  return u->gomp_calls && !u->cancel_parallel;
+}
+
+/* merged: 1, the construct's exit event has entered the barrier already
+ * (POMPT_*_exit_barrier); 2, the exit event is the barrier
+ * (POMPT_*_exit_wait). */
 static void implicit_barrier_text(const struct unit *u, const struct pragma *p,
                                   int merged, struct instr_buf *b) {
   int n = p->number;
+  if (merged == 2) { /* the exit event waited */
+    instr_buf_puts(b, NO_TAIL " }");
+    return;
+  }
   if (!merged)
     instr_buf_printf(b,
                      " POMP_Implicit_barrier_enter(&pompt_d_%d.handle, " T_SELF
@@ -3998,9 +4021,12 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
         bounds_args(u, p, &lo->pre);
       }
       instr_buf_puts(&lo->pre, ");");
-      lo->barrier_merged = lo->barrier;
+      lo->barrier_merged = lo->barrier ? 1 + barrier_call(u) : 0;
       instr_buf_printf(&lo->post, " POMPT_%s_exit%s(&pompt_d_%d);", ev,
-                       lo->barrier ? "_barrier" : "", n);
+                       lo->barrier_merged == 2   ? "_wait"
+                       : lo->barrier_merged == 1 ? "_barrier"
+                                                 : "",
+                       n);
     } else {
       instr_buf_printf(&lo->pre,
                        "POMP_Scope_enter(&pompt_d_%d.handle, " T_SELF
@@ -4233,6 +4259,14 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        n, n);
       break;
     }
+    if (k == LK_BARRIER && barrier_call(u)) {
+      instr_buf_printf(&lo->call, "POMPT_Barrier(&pompt_d_%d);", n);
+      break;
+    }
+    if (k == LK_TASKWAIT && u->gomp_calls && p->nclauses == 0) {
+      instr_buf_printf(&lo->call, "POMPT_Taskwait(&pompt_d_%d);", n);
+      break;
+    }
     if (k == LK_BARRIER) {
       instr_buf_printf(&lo->pre, "POMPT_Barrier_enter(&pompt_d_%d);", n);
       instr_buf_printf(&lo->post, " POMPT_Barrier_exit(&pompt_d_%d);", n);
@@ -4419,6 +4453,13 @@ static void replace_pragma_line(struct unit *u, struct pragma *p,
 static void emit_standalone(struct unit *u, struct pragma *p,
                             struct leaf_out *lo) {
   struct instr_buf b = {0};
+  if (lo->call.len) { /* the directive's line becomes the call */
+    instr_buf_puts(&b, "{ ");
+    instr_buf_add(&b, lo->call.data, lo->call.len);
+    instr_buf_puts(&b, NO_TAIL " }");
+    replace_pragma_line(u, p, &b);
+    return;
+  }
   instr_buf_puts(&b, "{ ");
   instr_buf_add(&b, lo->decl.data, lo->decl.len);
   instr_buf_add(&b, lo->pre.data, lo->pre.len);
@@ -5225,6 +5266,9 @@ static void compute_depths(struct unit *u) {
     p->depth = d;
     for (size_t k = 0; k < p->nsecs; k++)
       p->secs[k].depth = d + 2;
+    if ((p->kind == OMP_DIR_CANCEL || p->kind == OMP_DIR_CANCELLATION_POINT) &&
+        find_clause(p, OMP_CLAUSE_PARALLEL))
+      u->cancel_parallel = 1;
     /* A cancel for / cancel sections binds to the innermost enclosing
      * loop / sections construct, whose implicit barrier must stay. */
     int cfor = p->kind == OMP_DIR_CANCEL && find_clause(p, OMP_CLAUSE_FOR);
@@ -5508,6 +5552,7 @@ int instr_rewrite_unit(const char *input_path, const char *text, size_t len,
   u.len = len;
   u.opts = opts;
   u.lane = has_token(text, len, "POMPT_lane_x86_64");
+  u.gomp_calls = has_token(text, len, "POMPT_gomp_x86_64");
   int rc = -1;
   struct interval *targets = NULL, *quiet = NULL;
   size_t ntargets = 0, captargets = 0, nquiet = 0, capquiet = 0;

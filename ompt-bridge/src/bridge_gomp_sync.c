@@ -64,7 +64,14 @@ typedef bool (*gomp_barrier_cancel_t)(void);
 typedef void *(*gomp_copy_start_t)(void);
 typedef void (*gomp_copy_end_t)(void *);
 
-static gomp_barrier_t real_barrier;
+/* Also read by name by the jump entries of the POMP events that wait
+ * themselves (pomp_waits.c; not static, so that no compiler partitioning
+ * can make the reference a foreign one). */
+extern gomp_barrier_t real_barrier __asm__("bridge_gomp_real_barrier");
+gomp_barrier_t real_barrier;
+typedef void (*gomp_taskwait_t)(void);
+extern gomp_taskwait_t real_taskwait __asm__("bridge_gomp_real_taskwait");
+gomp_taskwait_t real_taskwait;
 static gomp_barrier_cancel_t real_barrier_cancel;
 static gomp_copy_start_t real_copy_start;
 static gomp_copy_end_t real_copy_end;
@@ -72,6 +79,7 @@ GOMP_REAL_DECL(GOMP_barrier);
 GOMP_REAL_DECL(GOMP_barrier_cancel);
 GOMP_REAL_DECL(GOMP_single_copy_start);
 GOMP_REAL_DECL(GOMP_single_copy_end);
+GOMP_REAL_DECL(GOMP_taskwait);
 
 /* At load time, when libgomp (a dependency loaded first) is there, so that
  * the fast paths find the entries set; lazily otherwise. */
@@ -80,6 +88,7 @@ __attribute__((constructor)) static void gomp_sync_setup(void) {
   real_barrier_cancel = (gomp_barrier_cancel_t)GOMP_REAL(GOMP_barrier_cancel);
   real_copy_start = (gomp_copy_start_t)GOMP_REAL(GOMP_single_copy_start);
   real_copy_end = (gomp_copy_end_t)GOMP_REAL(GOMP_single_copy_end);
+  real_taskwait = (gomp_taskwait_t)GOMP_REAL(GOMP_taskwait);
 }
 
 /* GOMP_single_copy_start calls of this thread whose construct's end
@@ -239,3 +248,23 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_single_copy_end)(void *data) {
   }
   real(data);
 }
+
+#ifndef POMPT_STATIC_LIB
+/* libgomp's barrier and taskwait for the POMP events that wait themselves
+ * (pomp_waits.c): their construct is reported there, so these go straight
+ * to libgomp, past the entry above.  libpompt.a's copy of those events
+ * calls libgomp.a's entries by name instead. */
+void bridge_gomp_barrier(void) {
+  gomp_barrier_t real = real_barrier;
+  if (__builtin_expect(!real, 0))
+    real = real_barrier = (gomp_barrier_t)GOMP_REAL_CHECKED(GOMP_barrier);
+  real();
+}
+
+void bridge_gomp_taskwait(void) {
+  gomp_taskwait_t real = real_taskwait;
+  if (__builtin_expect(!real, 0))
+    real = real_taskwait = (gomp_taskwait_t)GOMP_REAL_CHECKED(GOMP_taskwait);
+  real();
+}
+#endif

@@ -16,6 +16,13 @@
 
 #include "pomp.h"
 
+/* ---- Waits the POMP layer makes itself (bridge_gomp_sync.c) -------------- */
+
+/* libgomp's GOMP_barrier and GOMP_taskwait, past libpompt's entries (the
+ * caller reports the construct; shared library). */
+void bridge_gomp_barrier(void);
+void bridge_gomp_taskwait(void);
+
 /* ---- Loop chunks (bridge_loop.c) ----------------------------------------- */
 
 /* The number of iterations of init..final (inclusive) by incr; 0 when

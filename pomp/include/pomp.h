@@ -757,6 +757,26 @@ int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
 int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) POMPT_NOTHROW;
 int32_t POMPT_Atomic_exit(POMPT_Desc_t *d) POMPT_NOTHROW;
 
+/* Waits made by the event itself: a barrier directive, the implicit
+ * barrier after a worksharing construct's exit (with its exit), a taskwait
+ * without clauses.  Each reports its construct and calls libgomp's entry
+ * (GOMP_barrier, GOMP_taskwait), so that the construct is one call and the
+ * call's return address, right after the construct, is its codeptr_ra at
+ * every event, as at a native runtime.  pomp-instr emits them instead of
+ * the directive where the preprocessed unit has this marker: compiled by
+ * GCC with OpenMP (whose runtime is libgomp), for x86-64, and where the
+ * barrier is not one GCC makes cancellable (a cancel or cancellation point
+ * of the enclosing parallel region). */
+#if defined(_OPENMP) && defined(__GNUC__) && !defined(__clang__) &&            \
+    defined(__x86_64__)
+typedef int POMPT_gomp_x86_64;
+#endif
+void POMPT_Barrier(POMPT_Desc_t *d) POMPT_NOTHROW;
+void POMPT_Loop_exit_wait(POMPT_Desc_t *d) POMPT_NOTHROW;
+void POMPT_Sections_exit_wait(POMPT_Desc_t *d) POMPT_NOTHROW;
+void POMPT_Single_exit_wait(POMPT_Desc_t *d) POMPT_NOTHROW;
+void POMPT_Taskwait(POMPT_Desc_t *d) POMPT_NOTHROW;
+
 /* Explicit tasks.  The instance is one word: the library's record of the
  * task, or 0 when there is nothing to report (no tool, or no record could
  * be made).  Create_begin returns it; a scalar firstprivate clause carries

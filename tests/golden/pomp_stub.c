@@ -1398,6 +1398,25 @@ int32_t POMPT_Single_exit_barrier(POMPT_Desc_t *d) {
 int32_t POMPT_Implicit_barrier_exit(POMPT_Desc_t *d) {
   return POMP_Implicit_barrier_exit(desc_h(d), POMP_THREAD_SELF);
 }
+/* The events that wait themselves: the events they stand for around
+ * libgomp's entry, which they call. */
+void GOMP_barrier(void);
+void GOMP_taskwait(void);
+void POMPT_Loop_exit_wait(POMPT_Desc_t *d) {
+  POMPT_Loop_exit_barrier(d);
+  GOMP_barrier();
+  POMPT_Implicit_barrier_exit(d);
+}
+void POMPT_Sections_exit_wait(POMPT_Desc_t *d) {
+  POMPT_Sections_exit_barrier(d);
+  GOMP_barrier();
+  POMPT_Implicit_barrier_exit(d);
+}
+void POMPT_Single_exit_wait(POMPT_Desc_t *d) {
+  POMPT_Single_exit_barrier(d);
+  GOMP_barrier();
+  POMPT_Implicit_barrier_exit(d);
+}
 int32_t POMPT_Master_begin(POMPT_Desc_t *d) {
   return POMP_Master_begin(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
 }
@@ -1458,6 +1477,16 @@ int32_t POMPT_Barrier_enter(POMPT_Desc_t *d) {
 }
 int32_t POMPT_Barrier_exit(POMPT_Desc_t *d) {
   return POMP_Barrier_exit(desc_h(d), POMP_THREAD_SELF);
+}
+void POMPT_Barrier(POMPT_Desc_t *d) {
+  POMPT_Barrier_enter(d);
+  GOMP_barrier();
+  POMPT_Barrier_exit(d);
+}
+void POMPT_Taskwait(POMPT_Desc_t *d) {
+  POMP_Taskwait_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
+  GOMP_taskwait();
+  POMP_Taskwait_exit(desc_h(d), POMP_THREAD_SELF);
 }
 int32_t POMPT_Atomic_enter(POMPT_Desc_t *d) {
   return POMP_Atomic_enter(desc_handle(d), POMP_THREAD_SELF, desc_ctc(d));
