@@ -451,6 +451,9 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
     task->parallel_data = NULL;
   }
   bridge_task_close_open(t, task, codeptr);
+  /* Kept for the task's end (flush_pending); stored now, so that codeptr is
+   * not held across the callbacks below beside the barrier's. */
+  t->pending_codeptr = codeptr;
   /* The barrier's codeptr_ra, as at a native runtime: the primary thread's
    * is the region's, whose one runtime call (libgomp's GOMP_parallel)
    * starts the team and waits in this barrier; a worker reaches it from no
@@ -484,7 +487,6 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
     task->parallel_data = NULL;
   }
   t->pending = task;
-  t->pending_codeptr = codeptr;
 }
 
 /* The same, out of line for the recovery paths (Parallel_end, the common
