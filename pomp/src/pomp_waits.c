@@ -153,12 +153,7 @@ static void taskwait_wait(POMPT_Desc_t *d, const void *codeptr, void *frame) {
 #define WAIT_ENTRY(entry, gomp, real, slow)                                    \
   EXPORT __attribute__((naked)) void entry(POMPT_Desc_t *d                     \
                                            __attribute__((unused))) {          \
-    __asm__(GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                     \
-                        "jne " slow "\n\t"                                     \
-                        "movq " real "(%rip), %rax\n\t"                        \
-                        "testq %rax, %rax\n\t"                                 \
-                        "je " slow "\n\t"                                      \
-                        "jmp *%rax\n\t");                                      \
+    __asm__(GOMP_JUMP_ASM(real, slow));                                        \
   }
 #endif
 /* The slow path of an entry, by the assembler name the entry jumps to. */
