@@ -56,6 +56,7 @@
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
+#include "bridge_runtime.h"
 
 #define SYNC_KIND ompt_sync_region_barrier_implementation
 
@@ -147,14 +148,12 @@ static bridge_thread_t *reporting_thread_internal(void) {
 
 static __attribute__((noinline)) void barrier_slow(const void *codeptr,
                                                    void *frame) {
-  if (!real_barrier)
-    real_barrier = (gomp_barrier_t)GOMP_REAL_CHECKED(GOMP_barrier);
   if (!reporting_thread_internal()) {
-    real_barrier();
+    bridge_gomp_barrier();
     return;
   }
   bridge_sync_enter(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
-  real_barrier();
+  bridge_gomp_barrier();
   bridge_sync_exit(BRIDGE_B_SYNC_EE, SYNC_KIND, codeptr, frame);
 }
 
@@ -249,11 +248,10 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_single_copy_end)(void *data) {
   real(data);
 }
 
-#ifndef POMPT_STATIC_LIB
-/* libgomp's barrier and taskwait for the POMP events that wait themselves
- * (pomp_waits.c): their construct is reported there, so these go straight
- * to libgomp, past the entry above.  libpompt.a's copy of those events
- * calls libgomp.a's entries by name instead. */
+/* libgomp's barrier and taskwait, past libpompt's entries: for the
+ * barrier entry's slow path above, and for the POMP events that wait
+ * themselves (pomp_waits.c), which report their construct (libpompt.a's
+ * copy of those calls libgomp.a's entries by name). */
 void bridge_gomp_barrier(void) {
   gomp_barrier_t real = real_barrier;
   if (__builtin_expect(!real, 0))
@@ -267,4 +265,3 @@ void bridge_gomp_taskwait(void) {
     real = real_taskwait = (gomp_taskwait_t)GOMP_REAL_CHECKED(GOMP_taskwait);
   real();
 }
-#endif

@@ -19,7 +19,7 @@
 /* ---- Waits the POMP layer makes itself (bridge_gomp_sync.c) -------------- */
 
 /* libgomp's GOMP_barrier and GOMP_taskwait, past libpompt's entries (the
- * caller reports the construct; shared library). */
+ * caller reports the construct). */
 void bridge_gomp_barrier(void);
 void bridge_gomp_taskwait(void);
 

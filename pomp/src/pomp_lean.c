@@ -18,22 +18,6 @@
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
-/* The region of a descriptor for a first event: NULL d is an error, a zero
- * handle is initialised from the CTC string. */
-static struct pomp_region *desc_first(POMPT_Desc_t *d, int32_t *status) {
-  if (!d) {
-    *status = POMP_ERR_HANDLE;
-    return NULL;
-  }
-  return pomp_region_of(&d->handle, d->ctc, status);
-}
-
-/* The region of a descriptor for a later event: its handle as it is (a
- * later event does not initialise, as with the seed's by-value handle). */
-static inline struct pomp_region *desc_later(POMPT_Desc_t *d) {
-  return d ? __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE) : NULL;
-}
-
 /* What libpompt found out about a construct, for pomp.h's inline events
  * (POMPT_Desc_t.lane): written once, since the construct's other threads
  * read its line; with release, as the region it may describe was made
@@ -50,7 +34,7 @@ void pomp_desc_mark(POMPT_Desc_t *d, unsigned char what) {
   if (!bridge_active)                                                          \
     return POMP_SUCCESS;                                                       \
   int32_t status_ = POMP_ERR_HANDLE;                                           \
-  struct pomp_region *r = desc_first((d), &status_);                           \
+  struct pomp_region *r = pomp_desc_first((d), &status_);                      \
   if (!r)                                                                      \
     return status_;                                                            \
   pomp_region_site(r, POMP_SITE_FIRST, (codeptr))
@@ -60,7 +44,7 @@ void pomp_desc_mark(POMPT_Desc_t *d, unsigned char what) {
 #define D_LATER(d)                                                             \
   if (!bridge_active)                                                          \
     return POMP_SUCCESS;                                                       \
-  struct pomp_region *r = desc_later(d);                                       \
+  struct pomp_region *r = pomp_desc_later(d);                                  \
   if (!r)                                                                      \
   return POMP_ERR_HANDLE
 
@@ -70,7 +54,7 @@ void pomp_desc_mark(POMPT_Desc_t *d, unsigned char what) {
     return POMP_SUCCESS;                                                       \
   if (!(team))                                                                 \
     return POMP_ERR_ARG;                                                       \
-  struct pomp_region *r = desc_later((team)->desc);                            \
+  struct pomp_region *r = pomp_desc_later((team)->desc);                       \
   if (!r)                                                                      \
   return POMP_ERR_HANDLE
 
@@ -161,11 +145,11 @@ EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
     return POMP_SUCCESS;                                                       \
   if (!(team))                                                                 \
     return POMP_ERR_ARG;                                                       \
-  struct pomp_region *r = desc_later((team)->desc);                            \
+  struct pomp_region *r = pomp_desc_later((team)->desc);                       \
   if (r)                                                                       \
     bridge_parallel_begin(&(team)->team, FRAME);                               \
   int32_t status_ = POMP_ERR_HANDLE;                                           \
-  if (!r && !(r = desc_first((team)->desc, &status_)))                         \
+  if (!r && !(r = pomp_desc_first((team)->desc, &status_)))                    \
     return status_;                                                            \
   pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);                               \
   pomp_region_site(r, POMP_SITE_BEGIN, CODEPTR)
@@ -211,7 +195,7 @@ EXPORT int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) {
  * region r was known): POMP_Implicit_barrier_enter. */
 #define BARRIER_AFTER_EXIT(d)                                                  \
   int32_t status_ = POMP_ERR_HANDLE;                                           \
-  if (!r && !(r = desc_first((d), &status_)))                                  \
+  if (!r && !(r = pomp_desc_first((d), &status_)))                             \
     return status_;                                                            \
   pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);                               \
   pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);                             \
@@ -236,7 +220,7 @@ EXPORT int32_t POMPT_Loop_exit(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Loop_exit_barrier(POMPT_Desc_t *d) {
   if (!bridge_active)
     return POMP_SUCCESS;
-  struct pomp_region *r = desc_later(d);
+  struct pomp_region *r = pomp_desc_later(d);
   if (r)
     bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
   BARRIER_AFTER_EXIT(d);
@@ -277,7 +261,7 @@ EXPORT int32_t POMPT_Sections_exit(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Sections_exit_barrier(POMPT_Desc_t *d) {
   if (!bridge_active)
     return POMP_SUCCESS;
-  struct pomp_region *r = desc_later(d);
+  struct pomp_region *r = pomp_desc_later(d);
   if (r)
     bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR,
                       FRAME);
@@ -313,7 +297,7 @@ EXPORT int32_t POMPT_Single_exit(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Single_exit_barrier(POMPT_Desc_t *d) {
   if (!bridge_active)
     return POMP_SUCCESS;
-  struct pomp_region *r = desc_later(d);
+  struct pomp_region *r = pomp_desc_later(d);
   if (r) {
     pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
     bridge_single_exit(CODEPTR, FRAME);
@@ -349,7 +333,7 @@ EXPORT int32_t POMPT_Master_end(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
   int32_t status = POMP_SUCCESS;
   struct pomp_region *r = NULL;
-  if (bridge_active && (r = desc_first(d, &status)) != NULL) {
+  if (bridge_active && (r = pomp_desc_first(d, &status)) != NULL) {
     pomp_region_site(r, POMP_SITE_FIRST, codeptr);
     pomp_desc_mark(d, POMPT_LANE_MASTER_SEEN);
   }
@@ -359,7 +343,7 @@ EXPORT int32_t POMPT_Master_begin_at(POMPT_Desc_t *d, const void *codeptr) {
 }
 
 EXPORT int32_t POMPT_Master_end_at(POMPT_Desc_t *d, const void *codeptr) {
-  int pair = bridge_active && desc_later(d) != NULL;
+  int pair = bridge_active && pomp_desc_later(d) != NULL;
   bridge_lane_masked_end(pair, codeptr, FRAME);
   NO_TAIL_CALL();
   return pair || !bridge_active ? POMP_SUCCESS : POMP_ERR_HANDLE;

@@ -124,6 +124,25 @@ pomp_region_of(POMP_Handle_t *handle, const char *ctc, int32_t *status) {
   return pomp_region_init(handle, ctc, status);
 }
 
+/* The region of a compact event's descriptor (pomp.h, POMPT_Desc_t).  For
+ * a first event: NULL d is an error, a zero handle is initialised from the
+ * descriptor's CTC string. */
+static inline struct pomp_region *pomp_desc_first(POMPT_Desc_t *d,
+                                                  int32_t *status) {
+  if (!d) {
+    *status = POMP_ERR_HANDLE;
+    return (struct pomp_region *)0;
+  }
+  return pomp_region_of(&d->handle, d->ctc, status);
+}
+
+/* For a later event: the handle as it is (a later event does not
+ * initialise, as with the seed's by-value handle). */
+static inline struct pomp_region *pomp_desc_later(POMPT_Desc_t *d) {
+  return d ? __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE)
+           : (struct pomp_region *)0;
+}
+
 /* Record codeptr as the region's site `slot` the first time it is seen: one
  * load and a branch afterwards. */
 static inline void pomp_region_site(struct pomp_region *r, int slot,

@@ -43,8 +43,8 @@ void GOMP_taskwait(void);
 /* The construct's region, made from the descriptor's CTC string on its
  * first execution; NULL when it cannot be (the wait still happens). */
 static struct pomp_region *wait_region(POMPT_Desc_t *d) {
-  int32_t status = POMP_ERR_HANDLE;
-  return d ? pomp_region_of(&d->handle, d->ctc, &status) : NULL;
+  int32_t status;
+  return pomp_desc_first(d, &status);
 }
 
 /* A barrier: its sync region and wait around libgomp's barrier, the
@@ -72,8 +72,7 @@ static void ws_exit_wait(POMPT_Desc_t *d, enum ws_kind ws, const void *codeptr,
     WAIT_BARRIER();
     return;
   }
-  struct pomp_region *r =
-      d ? __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE) : NULL;
+  struct pomp_region *r = pomp_desc_later(d);
   if (r) { /* its enter made the region */
     switch (ws) {
     case WS_LOOP:
