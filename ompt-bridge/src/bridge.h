@@ -5,7 +5,8 @@
  * groups; the bridge knows the OMPT model (threads, teams, tasks, states,
  * callbacks).  Every call here is made by the thread the event happens on.
  * codeptr is the return address into the user's code and frame the frame
- * address of the POMP entry point, both taken by that entry point.
+ * address of the POMP entry point (BRIDGE_FRAME below), both taken by that
+ * entry point.
  *
  * Internal to libpompt.
  */
@@ -27,6 +28,29 @@
 #include <valgrind/memcheck.h>
 #define BRIDGE_HAVE_MEMCHECK 1
 #endif
+#endif
+
+/* Frame addresses, as ompt_frame_t reports them.  On x86-64 they are frame
+ * pointers (ompt_frame_framepointer), as a native runtime there reports
+ * them and as tools compare them with the frame pointers they unwind: a
+ * routine's frame pointer is the slot where its standard prologue saves the
+ * caller's, two words below its canonical frame address.  An entry point
+ * needs no frame pointer of its own for that address (BRIDGE_FRAME), but a
+ * routine that calls the program's outlined function keeps one
+ * (BRIDGE_FRAME_KEPT: __builtin_frame_address makes GCC and clang set it
+ * up), so that the outlined function's frame links to exactly the address
+ * reported as the task's exit_frame.  Elsewhere the layout of frames
+ * differs, and canonical frame addresses are reported (ompt_frame_cfa).
+ * Either way a callee's frame address is below its caller's. */
+#if defined(__x86_64__)
+#define BRIDGE_FRAME_FLAG ompt_frame_framepointer
+#define BRIDGE_FRAME()                                                         \
+  ((void *)((char *)__builtin_dwarf_cfa() - 2 * sizeof(void *)))
+#define BRIDGE_FRAME_KEPT() __builtin_frame_address(0)
+#else
+#define BRIDGE_FRAME_FLAG ompt_frame_cfa
+#define BRIDGE_FRAME() __builtin_dwarf_cfa()
+#define BRIDGE_FRAME_KEPT() __builtin_dwarf_cfa()
 #endif
 
 /* Nonzero when a tool is active and events must be delivered.  Events check

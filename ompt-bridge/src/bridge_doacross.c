@@ -196,7 +196,7 @@ START_5(GOMP_loop_ull_doacross_start, ull)
   GOMP_EXPORT void GOMP_ENTRY(name)(T * counts) {                              \
     name##_t real = real_##name;                                               \
     if (__builtin_expect(!real || wanted(), 0)) {                              \
-      name##_slow(counts, __builtin_dwarf_cfa());                              \
+      name##_slow(counts, BRIDGE_FRAME());                                     \
       return;                                                                  \
     }                                                                          \
     real(counts);                                                              \
@@ -253,7 +253,7 @@ _Static_assert(DOACROSS_MAX == 16, "FORWARD16 passes DOACROSS_MAX values");
       uint64_t u[DOACROSS_MAX];                                                \
       for (uint32_t i = 0; i < n; i++)                                         \
         u[i] = (uint64_t)v[i];                                                 \
-      deliver(ompt_dependence_type_sink, u, n, __builtin_dwarf_cfa());         \
+      deliver(ompt_dependence_type_sink, u, n, BRIDGE_FRAME());                \
     }                                                                          \
   }                                                                            \
   WAIT_ENTRY(name, T)

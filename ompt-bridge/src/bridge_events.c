@@ -435,15 +435,26 @@ void bridge_parallel_begin(POMP_Team_t *storage, void *frame) {
 
 /* The thread leaves its implicit task's block and waits in the region's end
  * barrier; the barrier's end and the task's end follow at its next event at
- * this level.  team: the region's storage when it can still be read. */
+ * this level.  team: the region's storage when it can still be read.
+ * returned: the block's function has returned (libpompt's trampoline), so
+ * no frame of the task's code is left on the stack: the task's exit_frame
+ * and enter_frame are NULL while it waits, as at a native runtime, whose
+ * end barrier follows the outlined function's return.  Otherwise the
+ * thread is still in the block, inside the POMP event whose frame is
+ * given. */
 static inline __attribute__((always_inline)) void
 implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
-                     bridge_team_t *team, const void *codeptr, void *frame) {
+                     bridge_team_t *team, const void *codeptr, void *frame,
+                     int returned) {
   int forget = task->thread_num != 0 || !team;
   if (!codeptr) /* left without Parallel_end: at the end of the construct */
     codeptr = task->codeptr;
-  if (!frame)
+  if (returned) {
+    task->frame.exit_frame.ptr = NULL;
+    frame = NULL;
+  } else if (!frame) {
     frame = task->begin_frame;
+  }
   if (!team) {
     task->team = NULL;
     task->parent = NULL;
@@ -494,15 +505,17 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
 static void implicit_left(bridge_thread_t *t, bridge_task_t *task,
                           bridge_team_t *team, const void *codeptr,
                           void *frame) {
-  implicit_left_inline(t, task, team, codeptr, frame);
+  implicit_left_inline(t, task, team, codeptr, frame, 0);
 }
 
-/* The end of the block of a parallel region.  combining: a construct whose
+/* The end of the block of a parallel region.  Where libpompt's trampoline
+ * runs the block (the common case), the thread leaves it when the block's
+ * function returns (bridge_parallel_returned): what GCC placed after the
+ * block still runs in the task, and the task then waits in the end barrier
+ * with no frame of its code on the stack.  combining: a construct whose
  * reduction GCC combines after the block (its clause on the parallel
- * leaf): where libpompt's trampoline runs the block, the thread combines
- * from here until the block's function returns (bridge_parallel_combined),
- * with a reduction begin now and its end then, and only then waits in the
- * region's end barrier; elsewhere the end of the block as usual. */
+ * leaf): the thread combines until then, with a reduction begin now and its
+ * end then.  Elsewhere the thread leaves the block here. */
 void bridge_parallel_end(POMP_Team_t *storage, int combining,
                          const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
@@ -512,24 +525,28 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
   bridge_task_t *task = t->cur;
   if (!task || task->team != team || task == t->pending)
     return; /* unmatched end: nothing sensible to report */
-  if (!combining || !task->trampolined) {
-    implicit_left_inline(t, task, team, codeptr, frame);
+  if (!task->trampolined) {
+    implicit_left_inline(t, task, team, codeptr, frame, 0);
     return;
   }
   bridge_task_close_open(t, task, codeptr);
-  bridge_combine_begin(t, BRIDGE_COMBINING_BLOCK, ompt_state_work_parallel, 0,
-                       codeptr);
+  t->pending_codeptr = codeptr; /* until the function returns */
+  task->trampolined = BRIDGE_TRAMPOLINED_ENDED;
+  if (combining)
+    bridge_combine_begin(t, BRIDGE_COMBINING_BLOCK, ompt_state_work_parallel, 0,
+                         codeptr);
 }
 
-void bridge_parallel_combined(POMP_Team_t *storage) {
+void bridge_parallel_returned(POMP_Team_t *storage) {
+  bridge_team_t *team = (bridge_team_t *)storage;
   bridge_thread_t *t = bridge_self;
   bridge_task_t *task = t ? t->cur : NULL;
-  if (!task || bridge_combining.open != BRIDGE_COMBINING_BLOCK)
-    return;
-  const void *codeptr = bridge_combining.codeptr;
-  bridge_combine_end(t);
-  implicit_left_inline(t, task, (bridge_team_t *)storage, codeptr,
-                       __builtin_dwarf_cfa());
+  if (!task || task->trampolined != BRIDGE_TRAMPOLINED_ENDED ||
+      task->team != team)
+    return; /* the block was left without its end: recovered later */
+  if (bridge_combining.open == BRIDGE_COMBINING_BLOCK)
+    bridge_combine_end(t);
+  implicit_left_inline(t, task, team, t->pending_codeptr, NULL, 1);
 }
 
 void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr) {
@@ -1833,7 +1850,11 @@ task_begin_in(bridge_thread_t *t, bridge_task_t *rec, void *frame) {
   rec->frame.exit_frame.ptr = frame;
   rec->begin_frame = frame;
   rec->saved_state = bridge_get_state(t, &rec->saved_wait_id);
-  if (prior && !prior->frame.enter_frame.ptr) {
+  /* The suspended task entered the runtime here, unless it is an implicit
+   * task whose code has returned (no exit_frame: its region's end
+   * barrier), which has no frame on the stack to enter from. */
+  if (prior && !prior->frame.enter_frame.ptr &&
+      (prior->frame.exit_frame.ptr || !(prior->flags & ompt_task_implicit))) {
     prior->frame.enter_frame.ptr = frame;
     rec->set_below_enter = 1;
   }
@@ -2345,7 +2366,8 @@ task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
 }
 
 void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
-                            void (*fn)(void *), void *block, void *frame) {
+                            void (*fn)(void *), void *block) {
+  void *frame = BRIDGE_FRAME_KEPT(); /* this routine calls fn */
   /* The block marks the lane at its end (POMPT_Task_leave); the mark is
    * the running task's, so an undeferred task run inside the block keeps
    * its own and gives the block's back. */

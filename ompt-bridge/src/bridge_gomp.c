@@ -121,7 +121,7 @@ typedef struct leaf_region {
  * share of the loop as the worksharing-loop leaf. */
 static void leaf_body(void *arg) {
   leaf_region_t *lr = arg;
-  void *frame = __builtin_dwarf_cfa();
+  void *frame = BRIDGE_FRAME_KEPT();
   const void *outer = leaf.codeptr; /* a region inside is not the leaf */
   leaf.codeptr = NULL;
   bridge_parallel_begin(&lr->team, frame);
@@ -168,12 +168,11 @@ static void region_run(void *arg) {
   void (*fn)(void *) = team->region_fn;
   void *data = team->region_data;
   /* Marks the task begun: Parallel_begin delivers nothing more. */
-  bridge_parallel_begin_early((POMP_Team_t *)team, __builtin_dwarf_cfa());
+  bridge_parallel_begin_early((POMP_Team_t *)team, BRIDGE_FRAME_KEPT());
   fn(data);
-  /* A reduction GCC combined after the block ends here. */
-  if (__builtin_expect(bridge_combining.open == BRIDGE_COMBINING_BLOCK, 0))
-    bridge_parallel_combined((POMP_Team_t *)team);
-  __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
+  /* The task leaves its block here, and any reduction GCC combined after
+   * it ends. */
+  bridge_parallel_returned((POMP_Team_t *)team);
 }
 
 /* With a tool active: an instrumented construct's region (its fork is
@@ -210,7 +209,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel)(void (*fn)(void *), void *data,
                                            unsigned num_threads,
                                            unsigned flags) {
   if (__builtin_expect(bridge_active || !real_parallel, 0)) {
-    parallel_observed(fn, data, num_threads, flags, __builtin_dwarf_cfa());
+    parallel_observed(fn, data, num_threads, flags, BRIDGE_FRAME());
     __asm__ __volatile__(""); /* frame passed: no tail call */
     return;
   }
@@ -245,7 +244,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
   GOMP_EXPORT void GOMP_ENTRY(name)(void (*fn)(void *), void *data,            \
                                     unsigned nt, params, unsigned flags) {     \
     if (__builtin_expect(bridge_active || !real_##name, 0)) {                  \
-      name##_observed(fn, data, nt, args, flags, __builtin_dwarf_cfa());       \
+      name##_observed(fn, data, nt, args, flags, BRIDGE_FRAME());              \
       __asm__ __volatile__("");                                                \
       return;                                                                  \
     }                                                                          \
@@ -344,18 +343,19 @@ static void task_copy(void *dst, void *src) {
 static void task_run(void *arg) {
   task_hdr_t *h = arg;
   void *block = (char *)arg + h->off;
-  void *frame = __builtin_dwarf_cfa();
   if (h->event) {
     *(void **)block = h->event;
     bridge_detach_register(h->rec, h->gen, h->event);
   }
-  if (!h->handed) {
-    bridge_task_begin_early(h->rec, h->gen, frame);
-    h->fn(block);
-    bridge_task_returned(h->rec, h->gen, frame, 0);
+  if (h->handed) {
+    bridge_task_handed_run(h->rec, h->gen, h->fn, block);
     return;
   }
-  bridge_task_handed_run(h->rec, h->gen, h->fn, block, frame);
+  void *frame = BRIDGE_FRAME_KEPT(); /* the routine that calls h->fn */
+  bridge_task_begin_early(h->rec, h->gen, frame);
+  h->fn(block);
+  bridge_task_returned(h->rec, h->gen, frame, 0);
+  __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
 }
 
 /* Blocks up to this size (header included) are built on the stack. */
@@ -413,7 +413,7 @@ void task_observed(void (*fn)(void *), void *data,
 #ifdef GOMP_JUMP_ENTRIES
   /* Reached by a jump from GOMP_task: the frame is the program's at its
    * call, as a native runtime's task entry has it. */
-  void *frame = __builtin_dwarf_cfa();
+  void *frame = BRIDGE_FRAME();
   bridge_task_handed_t hd = {NULL, 0};
   POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Desc_t *d = l->task;

@@ -122,9 +122,8 @@ cancellation_point_slow(int which, const void *codeptr, void *frame) {
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancellation_point)(int which) {
   gomp_cancellation_point_t real = real_cancellation_point;
   return leaving(__builtin_expect(!real || wanted(), 0)
-                     ? cancellation_point_slow(which,
-                                               __builtin_return_address(0),
-                                               __builtin_dwarf_cfa())
+                     ? cancellation_point_slow(
+                           which, __builtin_return_address(0), BRIDGE_FRAME())
                      : real(which));
 }
 
@@ -142,8 +141,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   gomp_cancel_t real = real_cancel;
   return leaving(__builtin_expect(!real || (!do_cancel && wanted()), 0)
                      ? cancel_slow(which, do_cancel,
-                                   __builtin_return_address(0),
-                                   __builtin_dwarf_cfa())
+                                   __builtin_return_address(0), BRIDGE_FRAME())
                      : real(which, do_cancel));
 }
 
@@ -163,7 +161,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
     gomp_end_cancel_t real = real_var;                                         \
     return leaving(                                                            \
         __builtin_expect(!real || wanted(), 0)                                 \
-            ? name##_slow(__builtin_return_address(0), __builtin_dwarf_cfa())  \
+            ? name##_slow(__builtin_return_address(0), BRIDGE_FRAME())         \
             : real());                                                         \
   }
 

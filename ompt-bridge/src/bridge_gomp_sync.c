@@ -161,7 +161,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_barrier)(void) {
   gomp_barrier_t real = real_barrier;
   if (__builtin_expect(bridge_active || !real, 0) &&
       !(real && in_reported_barrier(bridge_thread_peek()))) {
-    barrier_slow(__builtin_return_address(0), __builtin_dwarf_cfa());
+    barrier_slow(__builtin_return_address(0), BRIDGE_FRAME());
     return;
   }
   real();
@@ -192,8 +192,7 @@ static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_barrier_cancel)(void) {
   gomp_barrier_cancel_t real = real_barrier_cancel;
   if (__builtin_expect(bridge_active || !real, 0))
-    return barrier_cancel_slow(__builtin_return_address(0),
-                               __builtin_dwarf_cfa());
+    return barrier_cancel_slow(__builtin_return_address(0), BRIDGE_FRAME());
   return real();
 }
 
@@ -222,7 +221,7 @@ static __attribute__((noinline)) void *copy_start_slow(const void *codeptr,
 GOMP_EXPORT void *GOMP_ENTRY(GOMP_single_copy_start)(void) {
   gomp_copy_start_t real = real_copy_start;
   if (__builtin_expect(bridge_active || !real, 0))
-    return copy_start_slow(__builtin_return_address(0), __builtin_dwarf_cfa());
+    return copy_start_slow(__builtin_return_address(0), BRIDGE_FRAME());
   return real();
 }
 
@@ -242,7 +241,7 @@ copy_end_slow(void *data, const void *codeptr, void *frame) {
 GOMP_EXPORT void GOMP_ENTRY(GOMP_single_copy_end)(void *data) {
   gomp_copy_end_t real = real_copy_end;
   if (__builtin_expect(bridge_active || !real, 0)) {
-    copy_end_slow(data, __builtin_return_address(0), __builtin_dwarf_cfa());
+    copy_end_slow(data, __builtin_return_address(0), BRIDGE_FRAME());
     return;
   }
   real(data);

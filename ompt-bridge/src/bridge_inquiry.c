@@ -184,8 +184,14 @@ static bridge_task_t *current_task(void) {
   return task;
 }
 
-/* The task at ancestor_level: the running task's generating task and so
- * on, across threads.  Every record on that chain is retained by the one
+/* The task at ancestor_level.  The ancestor of an explicit task is the task
+ * it suspended on this thread when it began (its scheduling parent), whose
+ * frames are the next ones on this thread's stack, as a tool that
+ * attributes a sample to a call stack needs them (and as libomp answers):
+ * a task may run on another thread than its generating task, or in a
+ * barrier of a task that did not generate it.  The ancestor of an
+ * implicit task is its region's encountering task, across threads.  Every
+ * record on that chain is suspended on this thread, or retained by the one
  * below it, or outlives it by construction: an implicit task, whose region
  * ends after every task it generated, or the encountering task of a region
  * still running. */
@@ -197,7 +203,8 @@ static bridge_task_t *task_at(int level) {
     return NULL;
   bridge_task_t *task = current_task();
   while (task && level-- > 0)
-    task = task->parent;
+    task = (task->flags & ompt_task_explicit) && task->below ? task->below
+                                                             : task->parent;
   return task;
 }
 

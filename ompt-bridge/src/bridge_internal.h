@@ -123,10 +123,12 @@ typedef struct bridge_task {
    * delivers nothing.  Reset by bridge_task_alloc. */
   uint8_t early_begun;
   /* Implicit task whose block the trampoline runs: it can tell when the
-   * block's function returned (a reduction GCC combines after the block
-   * ends there: bridge_parallel_end).  Reset by bridge_task_alloc. */
+   * block's function returned, where the task leaves its block
+   * (bridge_parallel_end); BRIDGE_TRAMPOLINED_ENDED once the block's end
+   * event came.  Reset by bridge_task_alloc. */
   uint8_t trampolined;
 } bridge_task_t;
+enum { BRIDGE_TRAMPOLINED = 1, BRIDGE_TRAMPOLINED_ENDED };
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
 typedef struct bridge_team {
@@ -457,8 +459,8 @@ static inline bridge_task_t *bridge_task_take(bridge_thread_t *t,
 #undef BRIDGE_Z
   if (BRIDGE_TASK_ZEROED % 16)
     *(bridge_zero8_t *)(void *)((char *)r + BRIDGE_TASK_ZEROED - 8) = 0;
-  r->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
-  r->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  r->frame.exit_frame_flags = ompt_frame_runtime | BRIDGE_FRAME_FLAG;
+  r->frame.enter_frame_flags = ompt_frame_runtime | BRIDGE_FRAME_FLAG;
   r->next_free = NULL;
   r->early_begun = 0;
   r->trampolined = 0;
@@ -857,9 +859,10 @@ void bridge_parallel_begin_early(POMP_Team_t *team, void *frame);
  * Task_end and ends now. */
 int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
 /* bridge_events.c: from the trampoline, the return of the block's
- * function of a parallel construct whose reduction GCC combines after the
- * block (bridge_parallel_end, bridge.h). */
-void bridge_parallel_combined(POMP_Team_t *team);
+ * function of a parallel construct: where its Parallel_end came, the thread
+ * leaves the block now and waits in the end barrier (bridge_parallel_end,
+ * bridge.h). */
+void bridge_parallel_returned(POMP_Team_t *team);
 /* bridge_reduction.c: a taskloop with a reduction returned, whose
  * reduction the thread combines now (until
  * GOMP_taskgroup_reduction_unregister). */
@@ -905,7 +908,7 @@ bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
                                          void *frame);
 void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame);
 void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
-                            void (*fn)(void *), void *block, void *frame);
+                            void (*fn)(void *), void *block);
 /* block_ended: the block reached its end (a task handed over by its
  * construct, POMPT_Task_leave), else 0: still running, it was left early. */
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,

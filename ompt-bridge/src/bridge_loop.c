@@ -320,7 +320,7 @@ typedef uintptr_t uptr;
     if (is)                                                                    \
       on_start(is, r, (uint64_t)(s), (uint64_t)(i), down,                      \
                r ? (uint64_t) * (is) : 0, r ? (uint64_t) * (ie) : 0,           \
-               __builtin_dwarf_cfa());                                         \
+               BRIDGE_FRAME());                                                \
     return r;                                                                  \
   }
 #define NEXT(name, params, args)                                               \
@@ -330,7 +330,7 @@ typedef uintptr_t uptr;
       bridge_gomp_missing(#name);                                              \
     bool r = name args;                                                        \
     on_next(is, r, r ? (uint64_t)*is : 0, r ? (uint64_t)*ie : 0,               \
-            __builtin_dwarf_cfa());                                            \
+            BRIDGE_FRAME());                                                   \
     return r;                                                                  \
   }
 

@@ -299,7 +299,7 @@ static void tl_task(void *arg) {
   } else {
     create(&h, hd);
   }
-  void *frame = __builtin_dwarf_cfa();
+  void *frame = BRIDGE_FRAME_KEPT();
   bridge_task_begin(&h, hd->codeptr, frame);
   bridge_dispatch(BRIDGE_B_TASK_BE, ompt_dispatch_taskloop_chunk,
                   (ompt_data_t){.ptr = &chunk}, frame);
@@ -558,7 +558,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop)(
   lc.start = start;
   lc.end = end;
   lc.step = step;
-  taskloop_reported(&lc.c, codeptr, __builtin_dwarf_cfa(), go_long, w);
+  taskloop_reported(&lc.c, codeptr, BRIDGE_FRAME(), go_long, w);
 }
 
 typedef struct tl_ull_call {
@@ -601,7 +601,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop_ull)(
   uc.start = start;
   uc.end = end;
   uc.step = step;
-  taskloop_reported(&uc.c, codeptr, __builtin_dwarf_cfa(), go_ull, w);
+  taskloop_reported(&uc.c, codeptr, BRIDGE_FRAME(), go_ull, w);
 }
 
 #ifdef POMPT_STATIC_LIB

@@ -16,9 +16,10 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define CODEPTR __builtin_return_address(0)
-/* The canonical frame address of the entry point: the caller's stack
- * pointer at the call, the same for every event called from one frame. */
-#define FRAME __builtin_dwarf_cfa()
+/* The frame address of the entry point (bridge.h), fixed by the caller's
+ * stack pointer at the call: the same for every event called from one
+ * frame. */
+#define FRAME BRIDGE_FRAME()
 /* Keeps the caller's frame for codeptr_ra: no tail call out of an entry
  * point whose return address or frame the bridge has recorded. */
 #define NO_TAIL_CALL() __asm__ __volatile__("")

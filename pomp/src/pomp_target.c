@@ -181,8 +181,7 @@ EXPORT int32_t POMP_Teams_enter(POMP_Handle_t *handle, int32_t thread_id,
   FIRST_EVENT(handle, ctc);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_teams_enter(team, num_teams, thread_limit, CODEPTR,
-                     __builtin_frame_address(0));
+  bridge_teams_enter(team, num_teams, thread_limit, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -192,7 +191,7 @@ EXPORT int32_t POMP_Teams_begin(POMP_Handle_t handle, int32_t thread_id,
   LATER_EVENT(handle);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_teams_begin(team, __builtin_frame_address(0));
+  bridge_teams_begin(team, FRAME);
   return POMP_SUCCESS;
 }
 

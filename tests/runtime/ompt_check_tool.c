@@ -23,8 +23,12 @@
  *    creation (and its dependences), and completes once, on the thread that
  *    began it, resuming the task it suspended; while it runs,
  *    get_task_info(0) is the task (explicit flag, an exit_frame) and
- *    get_task_info(1) its creator; dependences and task_dependence name
+ *    get_task_info(1) the task it suspended (its scheduling parent, whose
+ *    frames are next on the stack); dependences and task_dependence name
  *    created tasks;
+ *  - a thread waits in a barrier inside the runtime (enter_frame set), or,
+ *    in a region's end barrier, after its task's code returned (exit_frame
+ *    and enter_frame NULL);
  *  - mutexes: acquired follows an acquire of the same wait id (tests may
  *    fail, and leave nothing open); released and nest_lock(end) only for
  *    mutexes the thread holds; nest_lock(begin) only by the owner;
@@ -337,7 +341,6 @@ static void check_sync_codeptr(const char *what, ompt_sync_region_t kind,
  * fulfilled; the late fulfilment completes it. */
 enum { T_NONE, T_CREATED, T_RUNNING, T_DONE, T_TASKWAIT, T_DETACHED };
 static _Atomic unsigned char task_state[TASKS_MAX];
-static _Atomic(ompt_data_t *) task_creator[TASKS_MAX];
 static _Atomic unsigned char task_has_deps[TASKS_MAX];
 static atomic_uint next_task;
 
@@ -748,11 +751,18 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
             kind);
     check_state("sync_region_wait begin", wait_state_for(kind), 0, 0);
     ompt_frame_t *f = NULL;
-    if (get_task_info(0, NULL, NULL, &f, NULL, NULL) &&
-        (!f || !f->enter_frame.ptr))
-      error("sync_region_wait begin (kind %d): the waiting task has no "
-            "enter_frame",
-            kind);
+    /* The end barrier of a parallel region may follow the return of the
+     * task's code (a native runtime's, and libpompt's under its
+     * trampoline): then no frame of the task is on the stack, and both
+     * addresses are NULL.  Otherwise the task waits inside the runtime. */
+    if (get_task_info(0, NULL, NULL, &f, NULL, NULL)) {
+      int returned = kind == ompt_sync_region_barrier_implicit_parallel && f &&
+                     !f->exit_frame.ptr;
+      if (!f || (returned ? f->enter_frame.ptr != NULL : !f->enter_frame.ptr))
+        error("sync_region_wait begin (kind %d): the waiting task has %s",
+              kind,
+              returned ? "no exit_frame but an enter_frame" : "no enter_frame");
+    }
     push(S_SYNC_WAIT, (uint64_t)kind, NULL);
     note_codeptr(codeptr);
   } else {
@@ -964,7 +974,6 @@ static void on_task_create(ompt_data_t *encountering,
     idx = 0;
   task->value = TAG | ((uint64_t)idx << 32) | 1;
   if (idx) {
-    atomic_store(&task_creator[idx], encountering);
     atomic_store(&task_has_deps[idx], (unsigned char)has_dependences);
     atomic_store(&task_state[idx], taskwait ? T_TASKWAIT : T_CREATED);
   }
@@ -1059,11 +1068,13 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
       error("task_schedule switch: get_task_info(0) flags 0x%x", flags);
     else if (!fr || !fr->exit_frame.ptr)
       error("task_schedule switch: the new task has no exit_frame");
-    ompt_data_t *creator = idx ? atomic_load(&task_creator[idx]) : NULL;
-    if (creator && get_task_info(1, NULL, &t1, NULL, NULL, NULL) &&
-        t1 != creator)
-      error("task_schedule switch: get_task_info(1) %p is not the creator %p",
-            (void *)t1, (void *)creator);
+    /* Its ancestor is the task it suspended on this thread (its scheduling
+     * parent, whose frames are the next ones on this stack), which need not
+     * be the task that created it. */
+    if (prior && get_task_info(1, NULL, &t1, NULL, NULL, NULL) && t1 != prior)
+      error("task_schedule switch: get_task_info(1) %p is not the prior task "
+            "%p",
+            (void *)t1, (void *)prior);
     ompt_data_t *pd0 = NULL, *pd = NULL;
     int size = 0;
     if (get_task_info(0, NULL, NULL, NULL, &pd0, NULL) &&

@@ -1,0 +1,156 @@
+/*
+ * frame_links.c -- the frames libpompt reports link to the program's frames
+ * as a native runtime's do on x86-64: they are frame pointers
+ * (ompt_frame_framepointer), and a task's exit_frame is the frame of the
+ * routine that called the task's outlined function, which that function
+ * sees as __builtin_frame_address(1) (LLVM's OMPT tests compare the two;
+ * tools that attribute samples to call stacks rely on it).  Built at -O0
+ * with frame pointers, checked for implicit tasks (nested too), explicit
+ * tasks (deferred, undeferred, with a copy function, in a task) and a
+ * taskloop's tasks.
+ *
+ * Also checked, from callbacks: a task that begins has the task it
+ * suspended on this thread as ompt_get_task_info(1) (the frames next on
+ * the stack), and an implicit task waiting in its region's end barrier,
+ * its code returned, has neither exit_frame nor enter_frame.
+ *
+ * The program is its own tool; it prints "frame_links: N checks, E errors"
+ * and exits 1 on an error.
+ */
+#include <omp-tools.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+static ompt_get_task_info_t get_task_info;
+static atomic_int checks, errors;
+
+static void check(int ok, const char *what, const void *a, const void *b) {
+  atomic_fetch_add(&checks, 1);
+  if (!ok) {
+    atomic_fetch_add(&errors, 1);
+    fprintf(stderr, "frame_links: %s (%p, %p)\n", what, a, b);
+  }
+}
+
+/* caller: __builtin_frame_address(1) in the outlined function. */
+static __attribute__((noinline)) void check_exit(void *caller,
+                                                 const char *what) {
+  ompt_frame_t *f = NULL;
+  if (get_task_info(0, NULL, NULL, &f, NULL, NULL) != 2 || !f) {
+    check(0, what, NULL, NULL);
+    return;
+  }
+  check(f->exit_frame.ptr == caller, what, f->exit_frame.ptr, caller);
+#if defined(__x86_64__)
+  check(f->exit_frame_flags == (ompt_frame_runtime | ompt_frame_framepointer),
+        "exit_frame flags", (void *)(long)f->exit_frame_flags, NULL);
+#endif
+}
+#define CHECK_EXIT(what)                                                       \
+  do {                                                                         \
+    if (get_task_info)                                                         \
+      check_exit(__builtin_frame_address(1), what);                            \
+  } while (0)
+
+static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
+                             ompt_data_t *next) {
+  if (status != ompt_task_switch)
+    return;
+  ompt_data_t *t0 = NULL, *t1 = NULL;
+  get_task_info(0, NULL, &t0, NULL, NULL, NULL);
+  get_task_info(1, NULL, &t1, NULL, NULL, NULL);
+  check(t0 == next, "task_schedule: level 0 is not the new task", t0, next);
+  check(t1 == prior, "task_schedule: level 1 is not the suspended task", t1,
+        prior);
+}
+
+static void on_sync_region_wait(ompt_sync_region_t kind,
+                                ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel, ompt_data_t *task,
+                                const void *codeptr) {
+  (void)parallel, (void)task, (void)codeptr;
+  if (kind != ompt_sync_region_barrier_implicit_parallel ||
+      endpoint != ompt_scope_begin)
+    return;
+  int flags = 0;
+  ompt_frame_t *f = NULL;
+  if (get_task_info(0, &flags, NULL, &f, NULL, NULL) != 2 || !f ||
+      (flags & ompt_task_initial))
+    return;
+  check(f->exit_frame.ptr == NULL && f->enter_frame.ptr == NULL,
+        "end barrier: the implicit task has a frame", f->exit_frame.ptr,
+        f->enter_frame.ptr);
+}
+
+static int initialize(ompt_function_lookup_t lookup, int device,
+                      ompt_data_t *data) {
+  (void)device, (void)data;
+  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+  get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
+  if (!set || !get_task_info)
+    return 0;
+  set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
+  set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
+  return 1;
+}
+
+static void finalize(ompt_data_t *data) { (void)data; }
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned version,
+                                          const char *runtime) {
+  (void)version, (void)runtime;
+  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+  return &result;
+}
+
+int main(void) {
+  long sum = 0;
+  int len = 5;
+#pragma omp parallel num_threads(2) shared(sum)
+  {
+    CHECK_EXIT("implicit task");
+#pragma omp parallel num_threads(2) shared(sum)
+    {
+      CHECK_EXIT("nested implicit task");
+    }
+#pragma omp single
+    {
+      int vla[len];
+      for (int k = 0; k < len; k++)
+        vla[k] = k;
+      for (int i = 0; i < 4; i++) {
+#pragma omp task firstprivate(i) shared(sum)
+        {
+          CHECK_EXIT("task");
+#pragma omp task firstprivate(i) shared(sum)
+          {
+            CHECK_EXIT("task in a task");
+#pragma omp atomic
+            sum += i;
+          }
+        }
+      }
+#pragma omp task firstprivate(vla) shared(sum)
+      {
+        CHECK_EXIT("task with a copy function");
+#pragma omp atomic
+        sum += vla[len - 1];
+      }
+#pragma omp task if (0) shared(sum)
+      {
+        CHECK_EXIT("undeferred task");
+      }
+#pragma omp taskloop grainsize(2) shared(sum)
+      for (int i = 0; i < 8; i++) {
+        CHECK_EXIT("taskloop task");
+#pragma omp atomic
+        sum += i;
+      }
+    }
+  }
+  int e = atomic_load(&errors);
+  printf("frame_links: sum %ld\n", sum);
+  printf("frame_links: %d checks, %d errors\n", atomic_load(&checks), e);
+  return e != 0;
+}
