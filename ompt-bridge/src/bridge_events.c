@@ -2276,7 +2276,7 @@ void bridge_task_track_discard(POMP_Task_t *task, struct taskloop *owner) {
  * needs the begin before that read, as a native runtime delivers it. */
 static inline __attribute__((always_inline)) int
 task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
-                 int block_begins) {
+                 int block_begins, void *mem) {
   task_handle_t h = {rec, gen, HANDLE_TASK};
   bridge_thread_t *t = bridge_self;
   bridge_task_t *cur = t ? t->cur : NULL;
@@ -2287,18 +2287,32 @@ task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
                            t->create_pending.rec != rec,
                        1)) {
     rec->early_begun = (uint8_t)block_begins;
+    rec->mem = mem;
     task_begin_in(t, rec, frame);
     return 1;
   }
   t = bridge_thread_self();
-  if (!t || task_begin(t, &h, frame) != POMP_SUCCESS)
+  if (!t)
+    return 0;
+  if (handle_task(&h, BRIDGE_TASK_CREATED))
+    rec->mem = mem;
+  if (task_begin(t, &h, frame) != POMP_SUCCESS)
     return 0;
   rec->early_begun = (uint8_t)block_begins;
   return 1;
 }
 
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame) {
-  return task_begin_early(rec, gen, frame, 1);
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
+                            void *mem) {
+  return task_begin_early(rec, gen, frame, 1, mem);
+}
+
+void bridge_task_memory(POMP_Task_t *task, void *mem, size_t size) {
+  bridge_task_t *rec = handle_task((task_handle_t *)task, BRIDGE_TASK_CREATED);
+  if (rec) {
+    rec->mem = mem;
+    rec->mem_size = size;
+  }
 }
 
 /* ---- Tasks their construct handed over (pomp.h, POMPT_Task_new) ---------
@@ -2374,7 +2388,7 @@ void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
   POMPT_Lane_t *l = &POMPT_lane_v2;
   uint32_t outer = l->task_ended;
   l->task_ended = 0;
-  task_begin_early(rec, gen, frame, 0);
+  task_begin_early(rec, gen, frame, 0, block);
   fn(block);
   uint32_t ended = l->task_ended;
   l->task_ended = outer;

@@ -352,7 +352,7 @@ static void task_run(void *arg) {
     return;
   }
   void *frame = BRIDGE_FRAME_KEPT(); /* the routine that calls h->fn */
-  bridge_task_begin_early(h->rec, h->gen, frame);
+  bridge_task_begin_early(h->rec, h->gen, frame, block);
   h->fn(block);
   bridge_task_returned(h->rec, h->gen, frame, 0);
   __asm__ __volatile__(""); /* keep this frame (the task's exit frame) */
@@ -440,6 +440,7 @@ void task_observed(void (*fn)(void *), void *data,
   if (desc)
     pomp_desc_mark(desc, POMPT_LANE_TASK_HANDED);
 #endif
+  rec->mem_size = (size_t)arg_size; /* where: when it begins */
   long al = arg_align > (long)_Alignof(task_hdr_t) ? arg_align
                                                    : (long)_Alignof(task_hdr_t);
   /* An alignment is a power of two (no division on the task's path). */

@@ -268,15 +268,25 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
   return 2;
 }
 
-/* libpompt does not know where the runtime keeps a task's data environment
- * (its firstprivate copies live in a block the runtime allocated): no
- * memory block is reported. */
+/* The data environment of the running task, as far as libpompt sees it:
+ * for an explicit task that its trampoline runs (a task or a taskloop's
+ * task with libgomp's entries interposed), the block libgomp runs it with,
+ * which holds its firstprivate copies and the addresses of its shared
+ * variables; one block, so the answer is 0 (no further block).  Its
+ * private variables live in the outlined function's frame, on the stack.
+ * An implicit or initial task has no block: size 0. */
 static int get_task_memory(void **addr, size_t *size, int block) {
-  (void)block;
+  bridge_task_t *task = current_task();
+  void *mem = NULL;
+  size_t n = 0;
+  if (block == 0 && task && (task->flags & ompt_task_explicit)) {
+    mem = task->mem;
+    n = mem ? task->mem_size : 0;
+  }
   if (addr)
-    *addr = NULL;
+    *addr = mem;
   if (size)
-    *size = 0;
+    *size = n;
   return 0;
 }
 

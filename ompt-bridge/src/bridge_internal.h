@@ -98,6 +98,11 @@ typedef struct bridge_task {
    * regions begun in the instrumented code above it are the task's
    * (bridge_lane.c). */
   uint32_t lane_base;
+  /* An explicit task's block of data where libpompt's trampoline runs it
+   * (its firstprivate copies and the addresses of its shared variables), for
+   * ompt_get_task_memory: set before its begin is delivered. */
+  void *mem;
+  size_t mem_size;
 
   /* Dependence tracking of the tasks this task generates. */
   struct bridge_deps *deps;
@@ -857,7 +862,11 @@ void bridge_parallel_begin_early(POMP_Team_t *team, void *frame);
  * Task_begin follows, which then only clears the mark.  After the function
  * returned (bridge_task_returned): a task still running was left without
  * Task_end and ends now. */
-int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame);
+int bridge_task_begin_early(bridge_task_t *rec, unsigned gen, void *frame,
+                            void *mem);
+/* bridge_events.c: the block of data a task created by
+ * bridge_task_create_begin runs with, before its begin (taskloop tasks). */
+void bridge_task_memory(POMP_Task_t *task, void *mem, size_t size);
 /* bridge_events.c: from the trampoline, the return of the block's
  * function of a parallel construct: where its Parallel_end came, the thread
  * leaves the block now and waits in the end barrier (bridge_parallel_end,

@@ -300,6 +300,7 @@ static void tl_task(void *arg) {
     create(&h, hd);
   }
   void *frame = BRIDGE_FRAME_KEPT();
+  bridge_task_memory(&h, user, hd->user_size);
   bridge_task_begin(&h, hd->codeptr, frame);
   bridge_dispatch(BRIDGE_B_TASK_BE, ompt_dispatch_taskloop_chunk,
                   (ompt_data_t){.ptr = &chunk}, frame);
