@@ -395,6 +395,7 @@ parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
   task->codeptr = team->codeptr;
   task->parallel_data = &team->parallel_data;
   task->parent = team->encountering;
+  task->parent_gen = task->parent ? bridge_task_gen(task->parent) : 0;
   task->flags = ompt_task_implicit;
   task->thread_num = num;
   task->team_size = size;
@@ -457,7 +458,6 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
   }
   if (!team) {
     task->team = NULL;
-    task->parent = NULL;
     atomic_signal_fence(memory_order_seq_cst);
     task->parallel_data = NULL;
   }
@@ -490,10 +490,12 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
           &task->task_data, barrier_codeptr);
   }
   /* A worker must not look at the team again: once every thread has reached
-   * the barrier, the primary thread leaves and the team's storage goes. */
+   * the barrier, the primary thread leaves and the team's storage goes.
+   * The parent (the encountering task, a record) stays, which inquiry
+   * answers while it is the same task (parent_gen): tasks may run in this
+   * barrier, and their ancestors are asked for. */
   if (forget) {
     task->team = NULL;
-    task->parent = NULL;
     atomic_signal_fence(memory_order_seq_cst);
     task->parallel_data = NULL;
   }
@@ -1604,10 +1606,6 @@ typedef struct task_handle {
 _Static_assert(sizeof(task_handle_t) <= sizeof(POMP_Task_t),
                "POMP_Task_t too small for the bridge's task handle");
 
-static unsigned gen_of(bridge_task_t *r) {
-  return atomic_load_explicit(&r->gen, memory_order_relaxed);
-}
-
 /* The OMPT flags of the construct's clauses, by their POMP_TASK_* bits
  * (undeferred, final, untied, mergeable: the low four). */
 #define CLAUSE_FLAGS(b)                                                        \
@@ -1723,7 +1721,7 @@ task_create_begin(bridge_thread_t *t, task_handle_t *h, int pomp_flags,
   if (!rec)
     return POMP_ERR_NOMEM;
   h->rec = rec;
-  h->gen = gen_of(rec);
+  h->gen = bridge_task_gen(rec);
   h->magic = HANDLE_TASK;
   create_pending_set(t, rec, enc, codeptr,
                      (pomp_flags & POMP_TASK_HAS_DEPEND) != 0);
@@ -1835,7 +1833,7 @@ static inline bridge_task_t *handle_task(task_handle_t *h, int status) {
   if (h->magic != HANDLE_TASK)
     return NULL;
   bridge_task_t *rec = h->rec;
-  if (!rec || gen_of(rec) != h->gen ||
+  if (!rec || bridge_task_gen(rec) != h->gen ||
       __atomic_load_n(&rec->status, __ATOMIC_ACQUIRE) != status)
     return NULL;
   return rec;
@@ -1889,7 +1887,7 @@ task_begin(bridge_thread_t *t, task_handle_t *h, void *frame) {
  * says whether it is still this task's to begin or end). */
 static inline task_handle_t word_handle(uintptr_t task) {
   bridge_task_t *rec = (bridge_task_t *)task;
-  task_handle_t h = {rec, rec ? gen_of(rec) : 0, HANDLE_TASK};
+  task_handle_t h = {rec, rec ? bridge_task_gen(rec) : 0, HANDLE_TASK};
   return h;
 }
 
@@ -1917,7 +1915,7 @@ int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame) {
    * task): only the mark to clear, before anything else is looked at. */
   bridge_task_t *early = t->cur;
   if (early && early->early_begun && early == h->rec &&
-      h->gen == gen_of(early) && h->magic == HANDLE_TASK) {
+      h->gen == bridge_task_gen(early) && h->magic == HANDLE_TASK) {
     early->early_begun = 0;
     return POMP_SUCCESS;
   }
@@ -1992,7 +1990,7 @@ task_end_h(task_handle_t *h, void *frame) {
     }
   }
   if (rec->pomp_flags & POMP_TASK_DETACH) { /* bridge_detach.c */
-    unsigned gen = gen_of(rec);
+    unsigned gen = bridge_task_gen(rec);
     task_finish(t, rec, bridge_detach_body_end(rec, gen));
     bridge_detach_body_ended(rec, gen);
     return POMP_SUCCESS;
@@ -2366,7 +2364,7 @@ task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
                 int block_ended) {
   bridge_thread_t *t = bridge_self;
   if (__builtin_expect(t && t->cur == rec && bridge_active &&
-                           gen_of(rec) == gen &&
+                           bridge_task_gen(rec) == gen &&
                            __atomic_load_n(&rec->status, __ATOMIC_RELAXED) ==
                                BRIDGE_TASK_RUNNING,
                        1)) {

@@ -194,17 +194,35 @@ static bridge_task_t *current_task(void) {
  * record on that chain is suspended on this thread, or retained by the one
  * below it, or outlives it by construction: an implicit task, whose region
  * ends after every task it generated, or the encountering task of a region
- * still running. */
+ * still running.  A worker's implicit task past its region's end names its
+ * encountering task only while that record still holds the task
+ * (parent_of); records are never returned to the system. */
 /* No chain is longer than this; a bound keeps inquiry finite whatever. */
 #define CHAIN_MAX 65536
+
+static bridge_task_t *parent_of(bridge_task_t *task) {
+  bridge_task_t *parent = task->parent;
+  /* A worker past its region's end (no team): its encountering task, the
+   * record, while it still holds that task. */
+  if (parent && (task->flags & ompt_task_implicit) && !task->team &&
+      (bridge_task_gen(parent) != task->parent_gen ||
+       __atomic_load_n(&parent->status, __ATOMIC_RELAXED) == BRIDGE_TASK_FREE))
+    return NULL;
+  return parent;
+}
+
+static bridge_task_t *ancestor(bridge_task_t *task) {
+  if ((task->flags & ompt_task_explicit) && task->below)
+    return task->below;
+  return parent_of(task);
+}
 
 static bridge_task_t *task_at(int level) {
   if (level < 0 || level > CHAIN_MAX)
     return NULL;
   bridge_task_t *task = current_task();
   while (task && level-- > 0)
-    task = (task->flags & ompt_task_explicit) && task->below ? task->below
-                                                             : task->parent;
+    task = ancestor(task);
   return task;
 }
 
@@ -222,7 +240,7 @@ static int get_parallel_info(int level, ompt_data_t **parallel_data,
       task = ++steps < CHAIN_MAX ? task->parent : NULL;
     if (!task || (task->flags & ompt_task_initial))
       return 0; /* the initial region is the outermost */
-    task = task->parent;
+    task = parent_of(task);
   }
   if (!task)
     return 0;

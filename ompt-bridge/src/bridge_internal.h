@@ -98,6 +98,10 @@ typedef struct bridge_task {
    * regions begun in the instrumented code above it are the task's
    * (bridge_lane.c). */
   uint32_t lane_base;
+  /* An implicit task: its parent's generation (gen) when it began.  Once a
+   * worker has left its region the parent may complete and its record be
+   * reused; inquiry answers it only while it is the same task. */
+  unsigned parent_gen;
   /* An explicit task's block of data where libpompt's trampoline runs it
    * (its firstprivate copies and the addresses of its shared variables), for
    * ompt_get_task_memory: set before its begin is delivered. */
@@ -471,6 +475,11 @@ static inline bridge_task_t *bridge_task_take(bridge_thread_t *t,
   r->trampolined = 0;
   atomic_store_explicit(&r->refs, 1, memory_order_relaxed);
   return r;
+}
+
+/* The record's generation: which task it holds now. */
+static inline unsigned bridge_task_gen(bridge_task_t *r) {
+  return atomic_load_explicit(&r->gen, memory_order_relaxed);
 }
 
 /* A zeroed record from this thread's pool (refs 1), or NULL. */

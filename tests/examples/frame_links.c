@@ -11,8 +11,9 @@
  *
  * Also checked, from callbacks: a task that begins has the task it
  * suspended on this thread as ompt_get_task_info(1) (the frames next on
- * the stack), and an implicit task waiting in its region's end barrier,
- * its code returned, has neither exit_frame nor enter_frame.
+ * the stack); an implicit task waiting in its region's end barrier, its
+ * code returned, has neither exit_frame nor enter_frame, and a task run
+ * there still finds the region's encountering task two levels up.
  *
  * The program is its own tool; it prints "frame_links: N checks, E errors"
  * and exits 1 on an error.
@@ -23,7 +24,7 @@
 #include <stdio.h>
 
 static ompt_get_task_info_t get_task_info;
-static atomic_int checks, errors;
+static atomic_int checks, errors, in_end_barrier;
 
 static void check(int ok, const char *what, const void *a, const void *b) {
   atomic_fetch_add(&checks, 1);
@@ -63,6 +64,19 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
   check(t0 == next, "task_schedule: level 0 is not the new task", t0, next);
   check(t1 == prior, "task_schedule: level 1 is not the suspended task", t1,
         prior);
+  /* A task run in its region's end barrier: the implicit task it suspended
+   * has returned from its code, and its ancestor, the region's
+   * encountering task, is still there (the initial task here). */
+  int f1 = 0, f2 = 0;
+  ompt_frame_t *fr1 = NULL;
+  if (get_task_info(1, &f1, NULL, &fr1, NULL, NULL) == 2 &&
+      (f1 & ompt_task_implicit) && fr1 && !fr1->exit_frame.ptr) {
+    atomic_fetch_add(&in_end_barrier, 1);
+    check(get_task_info(2, &f2, NULL, NULL, NULL, NULL) == 2 &&
+              (f2 & ompt_task_initial),
+          "a task in an end barrier: level 2 is not the initial task",
+          (void *)(long)f2, NULL);
+  }
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind,
@@ -149,6 +163,22 @@ int main(void) {
       }
     }
   }
+  /* Tasks that run in the region's end barrier (nothing else waits). */
+#pragma omp parallel num_threads(2) shared(sum)
+  {
+#pragma omp single nowait
+    for (int i = 0; i < 8; i++) {
+#pragma omp task firstprivate(i) shared(sum)
+      {
+        CHECK_EXIT("task in an end barrier");
+#pragma omp atomic
+        sum += i;
+      }
+    }
+  }
+  if (get_task_info)
+    check(atomic_load(&in_end_barrier) > 0, "no task ran in an end barrier",
+          NULL, NULL);
   int e = atomic_load(&errors);
   printf("frame_links: sum %ld\n", sum);
   printf("frame_links: %d checks, %d errors\n", atomic_load(&checks), e);
