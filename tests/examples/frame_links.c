@@ -15,13 +15,15 @@
  * code returned, has neither exit_frame nor enter_frame, and a task run
  * there still finds the region's encountering task two levels up.
  *
- * The program is its own tool; it prints "frame_links: N checks, E errors"
- * and exits 1 on an error.
+ * The program is its own tool (own_tool.h); it prints "frame_links: N
+ * checks, E errors" and exits 1 on an error.
  */
 #include <omp-tools.h>
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
+
+#include "own_tool.h"
 
 static ompt_get_task_info_t get_task_info;
 static atomic_int checks, errors, in_end_barrier;
@@ -97,25 +99,13 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
         f->enter_frame.ptr);
 }
 
-static int initialize(ompt_function_lookup_t lookup, int device,
-                      ompt_data_t *data) {
-  (void)device, (void)data;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
-  get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
-  if (!set || !get_task_info)
-    return 0;
-  set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
-  set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
-  return 1;
-}
-
-static void finalize(ompt_data_t *data) { (void)data; }
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version,
-                                          const char *runtime) {
-  (void)version, (void)runtime;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
+static void register_callbacks(void) {
+  get_task_info = (ompt_get_task_info_t)own_tool_lookup("ompt_get_task_info");
+  if (!get_task_info)
+    return;
+  set_callback(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
+  set_callback(ompt_callback_sync_region_wait,
+               (ompt_callback_t)on_sync_region_wait);
 }
 
 int main(void) {

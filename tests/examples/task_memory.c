@@ -8,8 +8,8 @@
  * 0), and the answer is always 0 (no further block), as OpenMP 5.2 says
  * for the last one.
  *
- * The program is its own tool; it prints "task_memory: N checks, E errors"
- * and exits 1 on an error.
+ * The program is its own tool (own_tool.h); it prints "task_memory: N
+ * checks, E errors" and exits 1 on an error.
  */
 #include <omp-tools.h>
 #include <omp.h>
@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "own_tool.h"
 
 static ompt_get_task_memory_t get_task_memory;
 static atomic_int checks, errors;
@@ -55,20 +57,9 @@ static __attribute__((noinline)) void check_block(const void *shared,
   check(get_task_memory(&addr, &size, 1) == 0 && size == 0, what);
 }
 
-static int initialize(ompt_function_lookup_t lookup, int device,
-                      ompt_data_t *data) {
-  (void)device, (void)data;
-  get_task_memory = (ompt_get_task_memory_t)lookup("ompt_get_task_memory");
-  return get_task_memory != NULL;
-}
-
-static void finalize(ompt_data_t *data) { (void)data; }
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version,
-                                          const char *runtime) {
-  (void)version, (void)runtime;
-  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-  return &result;
+static void register_callbacks(void) {
+  get_task_memory =
+      (ompt_get_task_memory_t)own_tool_lookup("ompt_get_task_memory");
 }
 
 int main(void) {
