@@ -25,7 +25,14 @@
  *  - masked regions run on the thread of index 0;
  *  - single_executor: one per single construct and team (by counts);
  *  - explicit tasks: task_schedule switches to a task that was created,
- *    and each created task completes once.
+ *    and each created task completes once; while a switch is delivered,
+ *    ompt_get_task_info(0) is the new task (which ancestor level 1 is
+ *    differs: libomp 14 answers the generating task for some tasks and the
+ *    suspended one for others; libpompt the suspended one, whose frames are
+ *    the next on the thread's stack, doc/ompt-mapping.md);
+ *  - in the end barrier of a parallel region (barrier_implicit_parallel)
+ *    a thread waits with no frame of its implicit task: exit_frame and
+ *    enter_frame are NULL once its code has returned.
  *
  * At finalize: "diff: counts k=v ..." and "diff: ok" (or "diff: FAILED").
  */
@@ -119,6 +126,7 @@ static const char *const counter_names[] = {
 static atomic_long counts[C_COUNT];
 static atomic_int errors;
 static ompt_get_unique_id_t get_unique_id;
+static ompt_get_task_info_t get_task_info;
 
 static void count(enum counter c) {
   atomic_fetch_add_explicit(&counts[c], 1, memory_order_relaxed);
@@ -462,6 +470,15 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
     if (!f || f->scope != S_SYNC || f->key != (uint64_t)c)
       error("sync_region_wait (%s) outside a sync_region of its kind",
             counter_names[c]);
+    int flags = 0;
+    ompt_frame_t *fr = NULL;
+    if (kind == ompt_sync_region_barrier_implicit_parallel && get_task_info &&
+        get_task_info(0, &flags, NULL, &fr, NULL, NULL) == 2 &&
+        (flags & ompt_task_implicit) && fr &&
+        (fr->exit_frame.ptr || fr->enter_frame.ptr))
+      error("sync_region_wait (barrier_implicit_parallel): the implicit task "
+            "has frames %p / %p",
+            fr->exit_frame.ptr, fr->enter_frame.ptr);
     push(S_WAIT, (uint64_t)c, 0);
   } else {
     pop(S_WAIT, (uint64_t)c);
@@ -676,6 +693,11 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
   uint64_t next_state = next ? next->value & ~TASK_FULFILLED : 0;
   if (next_state == TASK_DONE || next_state == TASK_DETACHED)
     error("task_schedule: switch to a completed task");
+  ompt_data_t *t0 = NULL;
+  if (status == ompt_task_switch && get_task_info &&
+      (get_task_info(0, NULL, &t0, NULL, NULL, NULL) != 2 || t0 != next))
+    error("task_schedule: get_task_info(0) %p is not the new task %p",
+          (void *)t0, (void *)next);
   if (next_state == TASK_CREATED)
     next->value = TASK_STARTED | (next->value & TASK_FULFILLED);
 }
@@ -714,6 +736,7 @@ static int initialize(ompt_function_lookup_t lookup, int device,
   (void)device, (void)data;
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
   get_unique_id = (ompt_get_unique_id_t)lookup("ompt_get_unique_id");
+  get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
   if (!set || !get_unique_id) {
     error("lookup of ompt_set_callback / ompt_get_unique_id failed");
     return 0;
