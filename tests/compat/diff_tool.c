@@ -32,7 +32,9 @@
  *    the next on the thread's stack, doc/ompt-mapping.md);
  *  - in the end barrier of a parallel region (barrier_implicit_parallel)
  *    a thread waits with no frame of its implicit task: exit_frame and
- *    enter_frame are NULL once its code has returned.
+ *    enter_frame are NULL once its code has returned (libomp 14 gives that
+ *    barrier the deprecated barrier_implicit kind, as its worksharing
+ *    barriers, so only libpompt's run is checked).
  *
  * At finalize: "diff: counts k=v ..." and "diff: ok" (or "diff: FAILED").
  */
