@@ -14,6 +14,7 @@
  * a merged routine gives both of its events the one call site it has.
  */
 #include "bridge.h"
+#include "bridge_gomp_entry.h"
 #include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
@@ -83,10 +84,41 @@ static inline void team_set_desc(POMPT_Team_t *team, POMPT_Desc_t *d) {
     team->desc = d;
 }
 
-EXPORT int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
-                                    int32_t if_expr_result,
-                                    POMPT_Team_t *team) {
-  /* Recorded whether or not a tool listens now: one may by the begin. */
+/* A region's enter records its descriptor in the team storage whether or
+ * not a tool listens now (one may by the begin).  On x86-64 that path
+ * without a tool is assembler (a compare, the store, a return): in C, the
+ * tool's path inlined made GCC build a frame and save registers on it too.
+ * With a tool the entry jumps to its body in C (name##_slow), which then
+ * takes the program's call site and frame; elsewhere the body is the
+ * entry. */
+#ifdef GOMP_JUMP_ENTRIES
+_Static_assert(offsetof(POMPT_Team_t, desc) == 0,
+               "the enter entries store the descriptor at the team's start");
+/* team: the register of the team storage's argument. */
+#define PARALLEL_ENTER_ENTRY(name, params, team)                               \
+  __attribute__((noinline, used))                                              \
+  int32_t name##_slow params __asm__("pompt_" #name "_slow");                  \
+  _Pragma("GCC diagnostic push")                                               \
+      _Pragma("GCC diagnostic ignored \"-Wunused-parameter\"") EXPORT          \
+      __attribute__((naked)) int32_t name params {                             \
+    __asm__(GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                     \
+                        "jne pompt_" #name "_slow\n\t"                         \
+                        "testq " team ", " team "\n\t"                         \
+                        "je 1f\n\t"                                            \
+                        "movq %rdi, (" team ")\n"                              \
+                        "1:\n\t"                                               \
+                        "xorl %eax, %eax\n\t"                                  \
+                        "ret\n\t");                                            \
+  }                                                                            \
+  _Pragma("GCC diagnostic pop") int32_t name##_slow params
+#else
+#define PARALLEL_ENTER_ENTRY(name, params, team) EXPORT int32_t name params
+#endif
+
+PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
+                     (POMPT_Desc_t * d, int32_t num_threads,
+                      int32_t if_expr_result, POMPT_Team_t *team),
+                     "%rcx") {
   team_set_desc(team, d);
   D_FIRST(d);
   if (!team)
@@ -96,7 +128,8 @@ EXPORT int32_t POMPT_Parallel_enter(POMPT_Desc_t *d, int32_t num_threads,
   return POMP_SUCCESS;
 }
 
-EXPORT int32_t POMPT_Parallel_fork(POMPT_Desc_t *d, POMPT_Team_t *team) {
+PARALLEL_ENTER_ENTRY(POMPT_Parallel_fork,
+                     (POMPT_Desc_t * d, POMPT_Team_t *team), "%rsi") {
   team_set_desc(team, d);
   D_FIRST(d);
   if (!team)
