@@ -11,7 +11,13 @@
  * that a variable of its own, which lives in the outlined function's frame,
  * is below the exit_frame that ompt_get_task_info reports.  Tasks: deferred
  * and undeferred, with and without a copy function (a firstprivate array of
- * run-time size), created in a task.
+ * run-time size), created in a task, a taskloop's.
+ *
+ * Each block also checks what ompt_get_task_memory answers: GCC passes a
+ * task its firstprivate copies and the addresses of its shared variables in
+ * one block, so the block reported for a task must hold the address of its
+ * shared variable; an implicit task has none (size 0); the answer is always
+ * 0 (no further block, as OpenMP 5.2 says for the last one).
  *
  *   task_frames R
  */
@@ -20,17 +26,57 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static ompt_get_task_info_t get_task_info;
+static ompt_get_task_memory_t get_task_memory;
 static int checks, errors;
 
-/* here: a variable of the calling block, so in its outlined function. */
-static __attribute__((noinline)) void check(const volatile char *here,
-                                            const char *what) {
+static void fail(const char *what, const char *how) {
+#pragma omp atomic
+  errors++;
+#pragma omp critical
+  printf("%s: %s\n", what, how);
+}
+
+/* The block ompt_get_task_memory reports; shared: the address of a variable
+ * the calling task shares, NULL for an implicit task. */
+static void check_memory(const void *shared, const char *what) {
+  void *addr = (void *)1;
+  size_t size = 1;
+  int more = get_task_memory(&addr, &size, 0);
+#pragma omp atomic
+  checks++;
+  if (more != 0)
+    fail(what, "ompt_get_task_memory says a further block follows");
+  if (!shared) {
+    if (size != 0)
+      fail(what, "an implicit task has a block of memory");
+    return;
+  }
+  int found = 0;
+  for (size_t off = 0; addr && off + sizeof shared <= size; off++) {
+    const void *p;
+    memcpy(&p, (const char *)addr + off, sizeof p);
+    found |= p == shared;
+  }
+  if (!found)
+    fail(what, "the task's block does not hold its shared variable's address");
+  size = 1;
+  if (get_task_memory(&addr, &size, 1) != 0 || size != 0)
+    fail(what, "ompt_get_task_memory answers a block 1");
+}
+
+/* here: a variable of the calling block, so in its outlined function;
+ * shared: as for check_memory. */
+static __attribute__((noinline)) void
+check(const volatile char *here, const void *shared, const char *what) {
   int flags = 0;
   ompt_frame_t *frame = NULL;
   if (!get_task_info) /* no tool: nothing to check */
     return;
+  if (get_task_memory)
+    check_memory(shared, what);
   if (get_task_info(0, &flags, NULL, &frame, NULL, NULL) != 2 || !frame ||
       !frame->exit_frame.ptr) {
 #pragma omp atomic
@@ -59,7 +105,7 @@ int main(int argc, char **argv) {
 #pragma omp parallel firstprivate(base) shared(sum)
     {
       volatile char here = (char)base;
-      check(&here, "implicit task");
+      check(&here, NULL, "implicit task");
 #pragma omp single
       {
         int vla[len];
@@ -69,11 +115,11 @@ int main(int argc, char **argv) {
 #pragma omp task firstprivate(i) shared(sum)
           {
             volatile char t = (char)i;
-            check(&t, "task");
+            check(&t, &sum, "task");
 #pragma omp task firstprivate(i) shared(sum)
             {
               volatile char u = (char)i;
-              check(&u, "task in a task");
+              check(&u, &sum, "task in a task");
 #pragma omp atomic
               sum += i;
             }
@@ -82,16 +128,23 @@ int main(int argc, char **argv) {
 #pragma omp task firstprivate(vla) shared(sum)
         {
           volatile char v = (char)vla[0];
-          check(&v, "task with a copy function");
+          check(&v, &sum, "task with a copy function");
 #pragma omp atomic
           sum += vla[len - 1];
         }
 #pragma omp task if(0) shared(sum)
         {
           volatile char w = 0;
-          check(&w, "undeferred task");
+          check(&w, &sum, "undeferred task");
 #pragma omp atomic
           sum += 1;
+        }
+#pragma omp taskloop grainsize(2) shared(sum)
+        for (int i = 0; i < 8; i++) {
+          volatile char x = (char)i;
+          check(&x, &sum, "taskloop task");
+#pragma omp atomic
+          sum += i;
         }
       }
     }
@@ -106,6 +159,7 @@ static int initialize(ompt_function_lookup_t lookup, int device,
                       ompt_data_t *data) {
   (void)device, (void)data;
   get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
+  get_task_memory = (ompt_get_task_memory_t)lookup("ompt_get_task_memory");
   return 1;
 }
 
