@@ -849,8 +849,9 @@ API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
  * a lock.  On x86-64 the path without a tool is assembler: a compare and a
  * jump into the runtime's routine with the lock moved to the first argument
  * (or a return where no runtime defines it).  In C, the tool's path inlined
- * made GCC build a frame and save registers on both paths (14 of a lock's
- * 34 instructions over gcc's).  With a tool the jump goes to the wrapper's
+ * made GCC build a frame and save registers on both paths (16 of a
+ * set/unset pair's 35 instructions over gcc's).  With a tool the jump goes
+ * to the wrapper's
  * body in C (name##_slow), which then takes the program's call site and
  * frame; elsewhere the body is the wrapper. */
 #ifdef GOMP_JUMP_ENTRIES
