@@ -851,9 +851,8 @@ API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
  * (or a return where no runtime defines it).  In C, the tool's path inlined
  * made GCC build a frame and save registers on both paths (16 of a
  * set/unset pair's 35 instructions over gcc's).  With a tool the jump goes
- * to the wrapper's
- * body in C (name##_slow), which then takes the program's call site and
- * frame; elsewhere the body is the wrapper. */
+ * to the wrapper's body in C (name##_slow), which then takes the program's
+ * call site and frame; elsewhere the body is the wrapper. */
 #ifdef GOMP_JUMP_ENTRIES
 #define API_LOCK_ENTRY(name, routine)                                          \
   __attribute__((noinline, used)) void name##_slow(                            \
