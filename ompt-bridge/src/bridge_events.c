@@ -539,16 +539,33 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
                          codeptr);
 }
 
+/* The block's function returned to the trampoline.  A block left without
+ * its end event (a cancelled region) is left here too, at the end of the
+ * construct, while the team's storage can still be read. */
 void bridge_parallel_returned(POMP_Team_t *storage) {
   bridge_team_t *team = (bridge_team_t *)storage;
   bridge_thread_t *t = bridge_self;
   bridge_task_t *task = t ? t->cur : NULL;
-  if (!task || task->trampolined != BRIDGE_TRAMPOLINED_ENDED ||
-      task->team != team)
-    return; /* the block was left without its end: recovered later */
+  if (!task || !task->trampolined || task->team != team || task == t->pending)
+    return; /* another task runs (left without its end): recovered later */
+  const void *codeptr = NULL;
+  if (task->trampolined == BRIDGE_TRAMPOLINED_ENDED)
+    codeptr = t->pending_codeptr;
   if (bridge_combining.open == BRIDGE_COMBINING_BLOCK)
     bridge_combine_end(t);
-  implicit_left_inline(t, task, team, t->pending_codeptr, NULL, 1);
+  implicit_left_inline(t, task, team, codeptr, NULL, 1);
+}
+
+void bridge_parallel_left(POMP_Team_t *storage, const void *codeptr,
+                          void *frame) {
+  bridge_thread_t *t = enter_event(frame);
+  if (!t)
+    return;
+  bridge_team_t *team = (bridge_team_t *)storage;
+  bridge_task_t *task = t->cur;
+  if (!task || task->team != team || task == t->pending)
+    return; /* unmatched end: nothing sensible to report */
+  implicit_left_inline(t, task, team, codeptr, NULL, 1);
 }
 
 void bridge_unwind_tasks(bridge_thread_t *t, const void *codeptr) {

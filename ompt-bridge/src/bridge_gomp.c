@@ -130,7 +130,7 @@ static void leaf_body(void *arg) {
   lr->fn(lr->data);
   bridge_work_end(BRIDGE_B_LOOP_EE, (ompt_work_t)lr->loop_work, lr->codeptr,
                   frame);
-  bridge_parallel_end(&lr->team, 0, lr->codeptr, frame);
+  bridge_parallel_left(&lr->team, lr->codeptr, frame);
   leaf.codeptr = outer;
   __asm__ __volatile__(""); /* keep this frame until the end */
 }

@@ -881,6 +881,10 @@ void bridge_task_memory(POMP_Task_t *task, void *mem, size_t size);
  * leaves the block now and waits in the end barrier (bridge_parallel_end,
  * bridge.h). */
 void bridge_parallel_returned(POMP_Team_t *team);
+/* bridge_events.c: the end of a region's block that libpompt's own routine
+ * runs (the parallel leaf of distribute parallel for, bridge_gomp.c), once
+ * the block's function returned to it (frame: that routine's). */
+void bridge_parallel_left(POMP_Team_t *team, const void *codeptr, void *frame);
 /* bridge_reduction.c: a taskloop with a reduction returned, whose
  * reduction the thread combines now (until
  * GOMP_taskgroup_reduction_unregister). */

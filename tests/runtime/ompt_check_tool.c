@@ -207,6 +207,43 @@ static void error(const char *fmt, ...) {
   atomic_fetch_add(&errors, 1);
 }
 
+/* The frames of the thread's own chain of tasks, from get_task_info: they
+ * lie on the thread's stack, so going up the levels each task's
+ * enter_frame (where it entered the runtime) is not above its exit_frame
+ * (the runtime frame that called its code), nor below the exit_frame of
+ * the task one level down (which runs inside that runtime call).  They may
+ * be equal: a task begun where its suspended task entered nothing has that
+ * frame as the suspended task's enter_frame, and where no trampoline of
+ * libpompt's runs a block, its task's exit_frame is the frame of the event
+ * that began it.  The chain leaves the thread after a worker's implicit
+ * task (its encountering task is the primary thread's).  NULL addresses
+ * are not compared: frames set and cleared around a switch.
+ * Async-signal-safe; NULL when it holds, else a description. */
+static int broken_level; /* where frame_chain_broken found it (callbacks) */
+static const char *frame_chain_broken(void) {
+  uintptr_t below = 0; /* the exit_frame one level down */
+  for (int level = 0; level < 256; level++) {
+    broken_level = level;
+    int flags = 0, num = -1;
+    ompt_frame_t *fr = NULL;
+    if (get_task_info(level, &flags, NULL, &fr, NULL, &num) != 2 || !fr)
+      return NULL;
+    uintptr_t exit = (uintptr_t)fr->exit_frame.ptr;
+    uintptr_t enter = (uintptr_t)fr->enter_frame.ptr;
+    if (enter && exit && enter > exit)
+      return "a task's enter_frame is above its exit_frame";
+    if (enter && below && enter < below)
+      return "a task's enter_frame is below the exit_frame one level down";
+    if (exit && below && exit < below)
+      return "a task's exit_frame is below the exit_frame one level down";
+    if (exit)
+      below = exit;
+    if ((flags & ompt_task_initial) || ((flags & ompt_task_implicit) && num))
+      return NULL;
+  }
+  return NULL;
+}
+
 /* ---- Per-thread state (callbacks only; never the signal handler) --------- */
 
 enum scope {
@@ -763,6 +800,10 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
               kind,
               returned ? "no exit_frame but an enter_frame" : "no enter_frame");
     }
+    const char *broken = frame_chain_broken();
+    if (broken)
+      error("sync_region_wait begin (kind %d): %s (level %d)", kind, broken,
+            broken_level);
     push(S_SYNC_WAIT, (uint64_t)kind, NULL);
     note_codeptr(codeptr);
   } else {
@@ -1084,6 +1125,9 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
     int s = get_state(NULL);
     if (!working(s))
       error("task_schedule switch: state 0x%x in the new task", s);
+    const char *broken = frame_chain_broken();
+    if (broken)
+      error("task_schedule switch: %s (level %d)", broken, broken_level);
     push(S_TASK, next->value, prior);
     return;
   }
@@ -1279,6 +1323,13 @@ static void on_sigprof(int sig) {
         atomic_fetch_add_explicit(&counts[C_samples_in_task], 1,
                                   memory_order_relaxed);
     }
+  }
+  const char *broken = frame_chain_broken();
+  if (broken) { /* one error, written in pieces (no formatting here) */
+    static const char head[] = "check: ERROR sample: ";
+    (void)!write(2, head, sizeof head - 1);
+    (void)!write(2, broken, strlen(broken));
+    sample_error("\n");
   }
   ompt_data_t *pd = NULL;
   int size = 0;
