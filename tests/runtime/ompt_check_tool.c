@@ -218,12 +218,12 @@ static void error(const char *fmt, ...) {
  * that began it.  The chain leaves the thread after a worker's implicit
  * task (its encountering task is the primary thread's).  NULL addresses
  * are not compared: frames set and cleared around a switch.
- * Async-signal-safe; NULL when it holds, else a description. */
-static int broken_level; /* where frame_chain_broken found it (callbacks) */
-static const char *frame_chain_broken(void) {
+ * Async-signal-safe; NULL when it holds, else a description (*at: the
+ * level). */
+static const char *frame_chain_broken(int *at) {
   uintptr_t below = 0; /* the exit_frame one level down */
   for (int level = 0; level < 256; level++) {
-    broken_level = level;
+    *at = level;
     int flags = 0, num = -1;
     ompt_frame_t *fr = NULL;
     if (get_task_info(level, &flags, NULL, &fr, NULL, &num) != 2 || !fr)
@@ -800,10 +800,11 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
               kind,
               returned ? "no exit_frame but an enter_frame" : "no enter_frame");
     }
-    const char *broken = frame_chain_broken();
+    int at = 0;
+    const char *broken = frame_chain_broken(&at);
     if (broken)
       error("sync_region_wait begin (kind %d): %s (level %d)", kind, broken,
-            broken_level);
+            at);
     push(S_SYNC_WAIT, (uint64_t)kind, NULL);
     note_codeptr(codeptr);
   } else {
@@ -1125,9 +1126,10 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
     int s = get_state(NULL);
     if (!working(s))
       error("task_schedule switch: state 0x%x in the new task", s);
-    const char *broken = frame_chain_broken();
+    int at = 0;
+    const char *broken = frame_chain_broken(&at);
     if (broken)
-      error("task_schedule switch: %s (level %d)", broken, broken_level);
+      error("task_schedule switch: %s (level %d)", broken, at);
     push(S_TASK, next->value, prior);
     return;
   }
@@ -1324,7 +1326,8 @@ static void on_sigprof(int sig) {
                                   memory_order_relaxed);
     }
   }
-  const char *broken = frame_chain_broken();
+  int at = 0;
+  const char *broken = frame_chain_broken(&at);
   if (broken) { /* one error, written in pieces (no formatting here) */
     static const char head[] = "check: ERROR sample: ";
     (void)!write(2, head, sizeof head - 1);
