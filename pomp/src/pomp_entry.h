@@ -12,6 +12,7 @@
 #define POMPT_POMP_ENTRY_H
 
 #include "bridge.h"
+#include "bridge_gomp_entry.h"
 #include "pomp_region.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -23,6 +24,26 @@
 /* Keeps the caller's frame for codeptr_ra: no tail call out of an entry
  * point whose return address or frame the bridge has recorded. */
 #define NO_TAIL_CALL() __asm__ __volatile__("")
+
+/* An entry point whose path without a tool is assembler (x86-64: asm_body,
+ * which jumps to "pompt_<name>_slow" when a tool is active), and its body in
+ * C, name##_slow, which follows the macro: reached by that jump, so that
+ * its CODEPTR and FRAME are the program's call site and frame.  Elsewhere
+ * the C body is the entry point. */
+#ifdef GOMP_JUMP_ENTRIES
+#define POMP_JUMP_SLOW(name) "pompt_" #name "_slow"
+#define POMP_JUMP_ENTRY(ret, name, params, asm_body)                           \
+  __attribute__((noinline, used))                                              \
+  ret name##_slow params __asm__(POMP_JUMP_SLOW(name));                        \
+  _Pragma("GCC diagnostic push")                                               \
+      _Pragma("GCC diagnostic ignored \"-Wunused-parameter\"") EXPORT          \
+      __attribute__((naked)) ret name params {                                 \
+    __asm__(GOMP_ENDBR_ asm_body);                                             \
+  }                                                                            \
+  _Pragma("GCC diagnostic pop") ret name##_slow params
+#else
+#define POMP_JUMP_ENTRY(ret, name, params, asm_body) EXPORT ret name params
+#endif
 
 extern int omp_get_max_threads(void) __attribute__((weak));
 

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "bridge.h"
-#include "bridge_gomp_entry.h"
 #include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
@@ -853,30 +852,18 @@ API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
  * set/unset pair's 35 instructions over gcc's).  With a tool the jump goes
  * to the wrapper's body in C (name##_slow), which then takes the program's
  * call site and frame; elsewhere the body is the wrapper. */
-#ifdef GOMP_JUMP_ENTRIES
 #define API_LOCK_ENTRY(name, routine)                                          \
-  __attribute__((noinline, used)) void name##_slow(                            \
-      POMP_Handle_t *handle, const char ctc[],                                 \
-      void *lock) __asm__("pompt_" #name "_slow");                             \
-  EXPORT __attribute__((naked)) void name(                                     \
-      POMP_Handle_t *handle __attribute__((unused)),                           \
-      const char ctc[] __attribute__((unused)),                                \
-      void *lock __attribute__((unused))) {                                    \
-    __asm__(GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                     \
-                        "jne pompt_" #name "_slow\n\t"                         \
-                        "movq " #routine "@GOTPCREL(%rip), %rax\n\t"           \
-                        "testq %rax, %rax\n\t"                                 \
-                        "je 1f\n\t"                                            \
-                        "movq %rdx, %rdi\n\t"                                  \
-                        "jmp *%rax\n"                                          \
-                        "1:\n\t"                                               \
-                        "ret\n\t");                                            \
-  }                                                                            \
-  void name##_slow(POMP_Handle_t *handle, const char ctc[], void *lock)
-#else
-#define API_LOCK_ENTRY(name, routine)                                          \
-  EXPORT void name(POMP_Handle_t *handle, const char ctc[], void *lock)
-#endif
+  POMP_JUMP_ENTRY(                                                             \
+      void, name, (POMP_Handle_t * handle, const char ctc[], void *lock),      \
+      "cmpl $0, bridge_active(%rip)\n\t"                                       \
+      "jne " POMP_JUMP_SLOW(name) "\n\t"                                       \
+                                  "movq " #routine "@GOTPCREL(%rip), %rax\n\t" \
+                                  "testq %rax, %rax\n\t"                       \
+                                  "je 1f\n\t"                                  \
+                                  "movq %rdx, %rdi\n\t"                        \
+                                  "jmp *%rax\n"                                \
+                                  "1:\n\t"                                     \
+                                  "ret\n\t")
 
 #define API_LOCK_SET(name, kind, routine)                                      \
   API_LOCK_ENTRY(name, routine) {                                              \

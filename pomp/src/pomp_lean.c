@@ -14,7 +14,6 @@
  * a merged routine gives both of its events the one call site it has.
  */
 #include "bridge.h"
-#include "bridge_gomp_entry.h"
 #include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
@@ -94,26 +93,18 @@ static inline void team_set_desc(POMPT_Team_t *team, POMPT_Desc_t *d) {
 #ifdef GOMP_JUMP_ENTRIES
 _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
                "the enter entries store the descriptor at the team's start");
+#endif
 /* team: the register of the team storage's argument. */
 #define PARALLEL_ENTER_ENTRY(name, params, team)                               \
-  __attribute__((noinline, used))                                              \
-  int32_t name##_slow params __asm__("pompt_" #name "_slow");                  \
-  _Pragma("GCC diagnostic push")                                               \
-      _Pragma("GCC diagnostic ignored \"-Wunused-parameter\"") EXPORT          \
-      __attribute__((naked)) int32_t name params {                             \
-    __asm__(GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                     \
-                        "jne pompt_" #name "_slow\n\t"                         \
-                        "testq " team ", " team "\n\t"                         \
-                        "je 1f\n\t"                                            \
-                        "movq %rdi, (" team ")\n"                              \
-                        "1:\n\t"                                               \
-                        "xorl %eax, %eax\n\t"                                  \
-                        "ret\n\t");                                            \
-  }                                                                            \
-  _Pragma("GCC diagnostic pop") int32_t name##_slow params
-#else
-#define PARALLEL_ENTER_ENTRY(name, params, team) EXPORT int32_t name params
-#endif
+  POMP_JUMP_ENTRY(int32_t, name, params,                                       \
+                  "cmpl $0, bridge_active(%rip)\n\t"                           \
+                  "jne " POMP_JUMP_SLOW(name) "\n\t"                           \
+                                              "testq " team ", " team "\n\t"   \
+                                              "je 1f\n\t"                      \
+                                              "movq %rdi, (" team ")\n"        \
+                                              "1:\n\t"                         \
+                                              "xorl %eax, %eax\n\t"            \
+                                              "ret\n\t")
 
 PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
                      (POMPT_Desc_t * d, int32_t num_threads,
