@@ -137,7 +137,7 @@ typedef struct bridge_task {
    * event came.  Reset by bridge_task_alloc. */
   uint8_t trampolined;
 } bridge_task_t;
-enum { BRIDGE_TRAMPOLINED = 1, BRIDGE_TRAMPOLINED_ENDED };
+enum { BRIDGE_TRAMPOLINED_ENDED = 2 }; /* trampolined: 0, 1 or this */
 
 /* Lives inside POMP_Team_t, on the encountering thread's stack. */
 typedef struct bridge_team {

@@ -779,7 +779,6 @@ void bridge_teams_enter(POMP_Team_t *storage, int num_teams, int thread_limit,
   team->flags = ompt_parallel_invoker_runtime | ompt_parallel_league;
   if (enc) {
     enc->frame.enter_frame.ptr = enter_frame;
-    enc->frame.enter_frame_flags = ompt_frame_runtime | BRIDGE_FRAME_FLAG;
   }
   bridge_set_state(t, ompt_state_overhead, 0);
   ompt_callback_parallel_begin_t cb = BRIDGE_CB(parallel_begin);
@@ -801,7 +800,6 @@ void bridge_teams_begin(POMP_Team_t *storage, void *exit_frame) {
   if (!task)
     return;
   task->frame.exit_frame.ptr = exit_frame;
-  task->frame.exit_frame_flags = ompt_frame_runtime | BRIDGE_FRAME_FLAG;
   task->team = team;
   task->parallel_data = &team->parallel_data;
   task->parent = team->encountering;
@@ -841,7 +839,6 @@ void bridge_teams_exit(POMP_Team_t *storage, const void *codeptr) {
   bridge_task_t *enc = team->encountering;
   if (enc) {
     enc->frame.enter_frame.ptr = NULL;
-    enc->frame.enter_frame_flags = 0;
   }
   bridge_task_t *cur = bridge_current_task(t);
   bridge_set_state(t,
