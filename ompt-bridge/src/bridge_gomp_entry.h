@@ -72,15 +72,17 @@ static inline void (*bridge_gomp_checked(const char *name,
 #else
 #define GOMP_ENDBR_ ""
 #endif
-/* The body of such an entry (a naked function), for entries declared
- * otherwise (pomp_waits.c). */
-#define GOMP_JUMP_ASM(real, slow)                                              \
-  GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                               \
-              "jne " slow "\n\t"                                               \
-              "movq " real "(%rip), %rax\n\t"                                  \
-              "testq %rax, %rax\n\t"                                           \
-              "je " slow "\n\t"                                                \
-              "jmp *%rax\n\t"
+/* The body of such an entry (a naked function) after its landing pad, for
+ * entries declared otherwise (pomp_waits.c, through pomp_entry.h's
+ * POMP_JUMP_ENTRY). */
+#define GOMP_JUMP_BODY(real, slow)                                             \
+  "cmpl $0, bridge_active(%rip)\n\t"                                           \
+  "jne " slow "\n\t"                                                           \
+  "movq " real "(%rip), %rax\n\t"                                              \
+  "testq %rax, %rax\n\t"                                                       \
+  "je " slow "\n\t"                                                            \
+  "jmp *%rax\n\t"
+#define GOMP_JUMP_ASM(real, slow) GOMP_ENDBR_ GOMP_JUMP_BODY(real, slow)
 #define GOMP_JUMP_ENTRY(entry, real, slow)                                     \
   GOMP_EXPORT __attribute__((naked)) void entry(void) {                        \
     __asm__(GOMP_JUMP_ASM(real, slow));                                        \

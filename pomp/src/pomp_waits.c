@@ -22,7 +22,6 @@
  * GCC with -fopenmp, so linked with libgomp) link this object.
  */
 #include "bridge.h"
-#include "bridge_gomp_entry.h"
 #include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
@@ -136,53 +135,31 @@ static void taskwait_wait(POMPT_Desc_t *d, const void *codeptr, void *frame) {
 /* The exported events.  Without a tool an event goes on to libgomp's
  * entry with the program's return address and stack: on x86-64 the event
  * is a compare and a jump (as libpompt's GOMP_task, bridge_gomp_entry.h),
- * elsewhere a tail call in C.  With a tool, or before libgomp's entry is
- * known, the slow path: on x86-64 reached by that jump, so that CODEPTR and
- * FRAME, taken there, are the program's call site and frame. */
-#ifdef GOMP_JUMP_ENTRIES
+ * elsewhere a call of its body, which tests for a tool first.  With a tool,
+ * or before libgomp's entry is known, the body: on x86-64 reached by that
+ * jump, so that CODEPTR and FRAME, taken there, are the program's call site
+ * and frame (pomp_entry.h, POMP_JUMP_ENTRY). */
 #ifdef POMPT_STATIC_LIB
-#define WAIT_ENTRY(entry, gomp, real, slow)                                    \
-  EXPORT __attribute__((naked)) void entry(POMPT_Desc_t *d                     \
-                                           __attribute__((unused))) {          \
-    __asm__(GOMP_ENDBR_ "cmpl $0, bridge_active(%rip)\n\t"                     \
-                        "jne " slow "\n\t"                                     \
-                        "jmp " gomp "\n\t");                                   \
-  }
+#define WAIT_ASM(gomp, real, slow)                                             \
+  "cmpl $0, bridge_active(%rip)\n\t"                                           \
+  "jne " slow "\n\t"                                                           \
+  "jmp " gomp "\n\t"
 #else
-#define WAIT_ENTRY(entry, gomp, real, slow)                                    \
-  EXPORT __attribute__((naked)) void entry(POMPT_Desc_t *d                     \
-                                           __attribute__((unused))) {          \
-    __asm__(GOMP_JUMP_ASM(real, slow));                                        \
-  }
+#define WAIT_ASM(gomp, real, slow) GOMP_JUMP_BODY(real, slow)
 #endif
-/* The slow path of an entry, by the assembler name the entry jumps to. */
-#define WAIT_SLOW(name, asm_name, body)                                        \
-  __attribute__((noinline, used)) void name(POMPT_Desc_t *d) __asm__(          \
-      asm_name);                                                               \
-  void name(POMPT_Desc_t *d) {                                                 \
+#define WAIT_EVENT(entry, gomp, real, body)                                    \
+  POMP_JUMP_ENTRY(void, entry, (POMPT_Desc_t * d),                             \
+                  WAIT_ASM(gomp, real, POMP_JUMP_SLOW(entry))) {               \
     body(d, CODEPTR, FRAME);                                                   \
   }
-#define WAIT_EVENT(entry, gomp, real, body, fast)                              \
-  WAIT_SLOW(entry##_slow, "pompt_" #entry "_slow", body)                       \
-  WAIT_ENTRY(entry, gomp, real, "pompt_" #entry "_slow")
-#else
-#define WAIT_EVENT(entry, gomp, real, body, fast)                              \
-  EXPORT void entry(POMPT_Desc_t *d) {                                         \
-    if (__builtin_expect(!bridge_active, 1)) {                                 \
-      fast();                                                                  \
-      return;                                                                  \
-    }                                                                          \
-    body(d, CODEPTR, FRAME);                                                   \
-  }
-#endif
 
 WAIT_EVENT(POMPT_Barrier, "GOMP_barrier", "bridge_gomp_real_barrier",
-           barrier_wait, WAIT_BARRIER)
+           barrier_wait)
 WAIT_EVENT(POMPT_Loop_exit_wait, "GOMP_barrier", "bridge_gomp_real_barrier",
-           loop_exit_wait, WAIT_BARRIER)
+           loop_exit_wait)
 WAIT_EVENT(POMPT_Sections_exit_wait, "GOMP_barrier", "bridge_gomp_real_barrier",
-           sections_exit_wait, WAIT_BARRIER)
+           sections_exit_wait)
 WAIT_EVENT(POMPT_Single_exit_wait, "GOMP_barrier", "bridge_gomp_real_barrier",
-           single_exit_wait, WAIT_BARRIER)
+           single_exit_wait)
 WAIT_EVENT(POMPT_Taskwait, "GOMP_taskwait", "bridge_gomp_real_taskwait",
-           taskwait_wait, WAIT_TASKWAIT)
+           taskwait_wait)
