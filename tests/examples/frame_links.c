@@ -7,7 +7,8 @@
  * tools that attribute samples to call stacks rely on it).  Built at -O0
  * with frame pointers, checked for implicit tasks (nested too), explicit
  * tasks (deferred, undeferred, with a copy function, in a task) and a
- * taskloop's tasks.
+ * taskloop's tasks, after a host teams region (whose end once cleared the
+ * initial task's enter_frame flags).
  *
  * Also checked, from callbacks: a task that begins has the task it
  * suspended on this thread as ompt_get_task_info(1) (the frames next on
@@ -48,6 +49,14 @@ static __attribute__((noinline)) void check_exit(void *caller,
 #if defined(__x86_64__)
   check(f->exit_frame_flags == (ompt_frame_runtime | ompt_frame_framepointer),
         "exit_frame flags", (void *)(long)f->exit_frame_flags, NULL);
+  /* The task one level up is inside the runtime call that runs this one. */
+  ompt_frame_t *up = NULL;
+  if (get_task_info(1, NULL, NULL, &up, NULL, NULL) == 2 && up &&
+      up->enter_frame.ptr)
+    check(up->enter_frame_flags ==
+              (ompt_frame_runtime | ompt_frame_framepointer),
+          "enter_frame flags one level up",
+          (void *)(long)up->enter_frame_flags, NULL);
 #endif
 }
 #define CHECK_EXIT(what)                                                       \
@@ -111,6 +120,10 @@ static void register_callbacks(void) {
 int main(void) {
   long sum = 0;
   int len = 5;
+  /* A league first: its end must leave the initial task's frames as they
+   * were (its enter_frame's flags included). */
+#pragma omp teams num_teams(2) reduction(+ : sum)
+  sum += 1;
 #pragma omp parallel num_threads(2) shared(sum)
   {
     CHECK_EXIT("implicit task");

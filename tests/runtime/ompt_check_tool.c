@@ -230,6 +230,17 @@ static const char *frame_chain_broken(int *at) {
       return NULL;
     uintptr_t exit = (uintptr_t)fr->exit_frame.ptr;
     uintptr_t enter = (uintptr_t)fr->enter_frame.ptr;
+    /* What the addresses are: the runtime's frames, as frame pointers on
+     * x86-64 (libpompt's and libomp's), elsewhere libpompt's canonical
+     * frame addresses. */
+#if defined(__x86_64__)
+    const int kind = ompt_frame_runtime | ompt_frame_framepointer;
+#else
+    const int kind = ompt_frame_runtime | ompt_frame_cfa;
+#endif
+    if ((exit && fr->exit_frame_flags != kind) ||
+        (enter && fr->enter_frame_flags != kind))
+      return "a frame's flags do not say what its address is";
     if (enter && exit && enter > exit)
       return "a task's enter_frame is above its exit_frame";
     if (enter && below && enter < below)
