@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,10 @@ static int pos[PROF_MAX_EVENTS];
 static int n_thread, n_process; /* events per set */
 static int process_set = -1;
 static pthread_t process_owner;
+/* The per-thread set made at initialization to find out whether the
+   machine counts those events at all; the initializing thread keeps it. */
+static int first_set = -1;
+static pthread_t first_owner;
 
 static unsigned long thread_id(void) {
   return (unsigned long)pthread_self();
@@ -278,6 +283,24 @@ void prof_papi_init(const char *spec) {
   }
   keep_only(keep);
 
+  /* A counter PAPI names may still be one the machine cannot count (a
+     preset its processor lacks, a virtual machine): try once, here, so that
+     the profile lists only the events it counted. */
+  if (n_thread > 0) {
+    const char *bad = "";
+    int code = 0;
+    first_set = make_set(0, &bad, &code);
+    if (first_set == PAPI_NULL) {
+      first_set = -1;
+      cannot_count(bad, code, "per-thread events");
+      for (int e = 0; e < prof_papi_n; e++)
+        keep[e] = prof_papi_process[e];
+      keep_only(keep);
+    } else {
+      first_owner = pthread_self();
+    }
+  }
+
   if (n_process > 0) {
     const char *bad = "";
     int code = 0;
@@ -302,6 +325,12 @@ void prof_papi_thread_start(prof_thread *t) {
   t->papi_ok = t->papi_reader;
   if (n_thread == 0)
     return;
+  if (first_set >= 0 && pthread_equal(pthread_self(), first_owner)) {
+    t->papi_set = first_set;
+    first_set = -1;
+    t->papi_ok = 1;
+    return;
+  }
   const char *bad = "";
   int code = 0;
   int set = make_set(0, &bad, &code);
@@ -310,10 +339,12 @@ void prof_papi_thread_start(prof_thread *t) {
     t->papi_ok = 1;
     return;
   }
-  /* The first thread's failure is reported; that thread counts only the
-     process-wide events (the others try their own sets). */
-  if (t->index == 0)
-    cannot_count(bad, code, "per-thread events");
+  /* The initializing thread could count them, so this is one thread's
+     failure (too many threads for the counters?): said once; such a thread
+     counts only the process-wide events. */
+  static atomic_int said_thread_failure;
+  if (atomic_exchange(&said_thread_failure, 1) == 0)
+    cannot_count(bad, code, "per-thread events on some threads");
 }
 
 void prof_papi_read(prof_thread *t, long long *vals) {
