@@ -3776,6 +3776,27 @@ static void hoist_atomic_operand(struct unit *u, struct pragma *p,
   add_edit(u, eb, ee, 0, INT_MAX, &b);
 }
 
+/* Whether a task construct hands its tasks to libpompt's GOMP_task whole
+ * (pomp.h, POMPT_Task_hand): GCC's unit for x86-64, whose every task
+ * reaches that entry; no depend or detach clause (their dependences and
+ * detached end take the instance); and no clause expression that GCC
+ * evaluates between the hand-over and its call of GOMP_task and that could
+ * run another task construct first (a call: "(" in it; the if and final
+ * expressions are evaluated before, into variables of their own). */
+static int task_handed(const struct unit *u, const struct pragma *p) {
+  if (!u->gomp_calls || find_clause(p, OMP_CLAUSE_DEPEND) ||
+      find_clause(p, OMP_CLAUSE_DETACH))
+    return 0;
+  const char *t = ptext(u, p);
+  for (size_t i = 0; p->clauses && i < p->nclauses; i++) {
+    const struct omp_clause *c = &p->clauses[i];
+    if (c->has_args && !repl_of(p, c) &&
+        memchr(t + c->args.begin, '(', c->args.end - c->args.begin))
+      return 0;
+  }
+  return 1;
+}
+
 /* Sets the clause replacements of every leaf (an if clause can be shared
  * by several leaves, so this happens before any text is built). */
 static void leaf_decls(struct unit *u, struct pragma *p, int li,
@@ -3808,7 +3829,8 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
               &lo->decl);
     eval_once(u, p, find_clause(p, OMP_CLAUSE_FINAL), "pompt_final", "int", "(",
               ") ? 1 : 0", &lo->decl);
-    instr_buf_printf(&lo->decl, "POMPT_Task_t pompt_task_%d = 0; ", n);
+    if (!task_handed(u, p))
+      instr_buf_printf(&lo->decl, "POMPT_Task_t pompt_task_%d = 0; ", n);
     break;
   case LK_CANCEL:
     eval_once(u, p, find_if(u, p, "cancel"), "pompt_if", "int", "(",
@@ -4157,7 +4179,9 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
   case LK_TASK: {
     if (!on)
       break;
-    instr_buf_printf(&lo->dir, " firstprivate(pompt_task_%d)", n);
+    int handed = task_handed(u, p);
+    if (!handed)
+      instr_buf_printf(&lo->dir, " firstprivate(pompt_task_%d)", n);
     task_shared(u, p, &lo->dir);
     unsigned flags = 0;
     if (find_clause(p, OMP_CLAUSE_UNTIED))
@@ -4175,15 +4199,19 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        "POMP_Dependence_t pompt_deps_%d[%d] = {%s}; ", n, ndeps,
                        deps.data);
     instr_buf_free(&deps);
-    /* The compact family (pomp.h): a one-word instance, and no call at all
-     * when no tool can be active (doc/performance.md, "A task with no
-     * tool").  Without depend and detach clauses the construct hands its
-     * tasks to libpompt's GOMP_task once it can (pomp.h, POMPT_Task_new);
-     * dependences and a detached end need the instance. */
-    int handed = !(flags & 0x30);
-    instr_buf_printf(&lo->pre,
-                     "if (POMPT_on()) pompt_task_%d = %s(&pompt_d_%d, ", n,
-                     handed ? "POMPT_Task_new" : "POMPT_Task_create_begin", n);
+    /* No call at all when no tool can be active (doc/performance.md, "A
+     * task with no tool").  A construct whose tasks libpompt's GOMP_task
+     * takes whole (task_handed) leaves its descriptor in the lane, and its
+     * block stays as written; the others use the compact family (pomp.h),
+     * a one-word instance carried into the task. */
+    if (handed)
+      instr_buf_printf(&lo->pre,
+                       "if (POMPT_on()) POMPT_Task_hand(&pompt_d_%d, ", n);
+    else
+      instr_buf_printf(&lo->pre,
+                       "if (POMPT_on()) pompt_task_%d = "
+                       "POMPT_Task_create_begin(&pompt_d_%d, ",
+                       n, n);
     const struct omp_clause *cif = find_if(u, p, "task");
     const struct omp_clause *cfi = find_clause(p, OMP_CLAUSE_FINAL);
     int terms = 0;
@@ -4203,13 +4231,8 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        " if (pompt_task_%d) POMPT_Task_dependences("
                        "pompt_task_%d, pompt_deps_%d, %d);",
                        n, n, n, ndeps);
-    if (handed) {
-      instr_buf_printf(&lo->open, "{ POMPT_Task_enter(pompt_task_%d); ", n);
-      instr_buf_printf(&lo->close,
-                       " POMPT_Task_leave(pompt_task_%d);" NO_TAIL " }", n);
-      instr_buf_printf(&lo->post, " POMPT_Task_created(pompt_task_%d);", n);
+    if (handed)
       break;
-    }
     instr_buf_printf(&lo->open,
                      "{ if (pompt_task_%d) POMPT_Task_begin(pompt_task_%d); ",
                      n, n);

@@ -357,20 +357,17 @@ int32_t bridge_task_create_end(POMP_Task_t *task, void *frame);
 int32_t bridge_task_begin(POMP_Task_t *task, const void *codeptr, void *frame);
 int32_t bridge_task_end(POMP_Task_t *task, void *frame);
 /* The same for the compact family (POMPT_Task_*), whose instance is the
- * task's record itself: create_begin returns it (0 when none was made).
- * desc: the construct's descriptor, which libpompt's GOMP_task, when the
- * task gets there, marks as one that can hand its tasks over
- * (POMPT_LANE_TASK_HANDED, pomp.h), or NULL. */
+ * task's record itself: create_begin returns it (0 when none was made). */
 uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
-                                        void *frame, POMPT_Desc_t *desc);
+                                        void *frame);
 /* pomp_lean.c: what libpompt found out about a construct, written into its
  * descriptor's lane byte for pomp.h's inline events (once: the construct's
  * other threads read its line). */
 void pomp_desc_mark(POMPT_Desc_t *d, unsigned char what);
-/* pomp_task.c: the codeptr_ra of the tasks of a construct that handed them
- * over (its descriptor; pomp.h, POMPT_Task_new): that of its first task,
- * so that every task of the construct has the same. */
-const void *pomp_task_handed_codeptr(const POMPT_Desc_t *d);
+/* pomp_task.c: a construct that hands its tasks over (pomp.h,
+ * POMPT_Task_hand) reached libpompt's GOMP_task from codeptr: its region
+ * is made and that call site recorded, the first time. */
+void pomp_task_seen(POMPT_Desc_t *d, const void *codeptr);
 int32_t bridge_task_dependences_word(uintptr_t task,
                                      const POMP_Dependence_t deps[], int ndeps);
 int32_t bridge_task_begin_word(uintptr_t task, void *frame);

@@ -1718,7 +1718,6 @@ static inline void create_pending_set(bridge_thread_t *t, bridge_task_t *rec,
   t->create_pending.deps = NULL;
   t->create_pending.ndeps = 0;
   t->create_pending.has_dependences = has_dependences;
-  t->create_pending.handoff = NULL;
 }
 
 static inline __attribute__((always_inline)) int32_t
@@ -1775,7 +1774,7 @@ int32_t bridge_task_create_begin(POMP_Task_t *task, int pomp_flags,
 }
 
 uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
-                                        void *frame, POMPT_Desc_t *desc) {
+                                        void *frame) {
   task_handle_t h = {NULL, 0, 0};
   if (__builtin_expect(
           create_begin_h(&h, pomp_flags, codeptr, frame) != POMP_SUCCESS, 0)) {
@@ -1784,9 +1783,6 @@ uintptr_t bridge_task_create_begin_word(int pomp_flags, const void *codeptr,
     bridge_task_create_end(NULL, frame);
     return 0;
   }
-  bridge_thread_t *t = bridge_self;
-  if (t->create_pending.rec == h.rec)
-    t->create_pending.handoff = desc;
   return (uintptr_t)h.rec;
 }
 
@@ -2330,7 +2326,7 @@ void bridge_task_memory(POMP_Task_t *task, void *mem, size_t size) {
   }
 }
 
-/* ---- Tasks their construct handed over (pomp.h, POMPT_Task_new) ---------
+/* ---- Tasks their construct handed over (pomp.h, POMPT_Task_hand) --------
  * libpompt's GOMP_task creates the task (bridge_task_handed_create),
  * libgomp runs it through libpompt's trampoline (bridge_task_handed_run),
  * and GOMP_task closes the scheduling point
@@ -2346,7 +2342,7 @@ bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
                        0)) {
     hd->how = BRIDGE_HANDED_GENERAL;
     return (bridge_task_t *)bridge_task_create_begin_word(pomp_flags, codeptr,
-                                                          frame, NULL);
+                                                          frame);
   }
   bridge_task_t *enc = t->cur;
   hd->enc = enc;
@@ -2374,40 +2370,36 @@ void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame) {
 }
 
 /* The end of a task its construct handed over, when its function
- * returned: complete when its block reached its end (block_ended), else
- * cancelled. */
+ * returned: cancelled when it activated or detected a cancellation of its
+ * taskgroup (bridge_cancel, bridge_task_left_cancelled), which are the
+ * only ways out of its block before the end; else complete. */
 static inline __attribute__((always_inline)) void
-task_handed_end(bridge_task_t *rec, unsigned gen, void *frame,
-                int block_ended) {
+task_handed_end(bridge_task_t *rec, unsigned gen, void *frame) {
   bridge_thread_t *t = bridge_self;
   if (__builtin_expect(t && t->cur == rec && bridge_active &&
                            bridge_task_gen(rec) == gen &&
                            __atomic_load_n(&rec->status, __ATOMIC_RELAXED) ==
                                BRIDGE_TASK_RUNNING,
                        1)) {
-    if (!block_ended)
-      rec->cancelled = 1;
     task_finish_inline(t, rec,
                        rec->cancelled ? ompt_task_cancel : ompt_task_complete);
     return;
   }
-  bridge_task_returned(rec, gen, frame, block_ended);
+  bridge_task_returned(rec, gen, frame, 1);
 }
 
 void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
                             void (*fn)(void *), void *block) {
   void *frame = BRIDGE_FRAME_KEPT(); /* this routine calls fn */
-  /* The block marks the lane at its end (POMPT_Task_leave); the mark is
-   * the running task's, so an undeferred task run inside the block keeps
-   * its own and gives the block's back. */
-  POMPT_Lane_t *l = &POMPT_lane_v2;
-  uint32_t outer = l->task_ended;
-  l->task_ended = 0;
   task_begin_early(rec, gen, frame, 0, block);
   fn(block);
-  uint32_t ended = l->task_ended;
-  l->task_ended = outer;
-  task_handed_end(rec, gen, frame, (int)ended);
+  task_handed_end(rec, gen, frame);
+}
+
+void bridge_task_left_cancelled(void) {
+  bridge_thread_t *t = bridge_thread_peek();
+  if (t && t->cur && (t->cur->flags & ompt_task_explicit))
+    t->cur->cancelled = 1;
 }
 
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,

@@ -37,12 +37,11 @@
  * the program's block and made known to bridge_detach.c before the task
  * can begin.
  *
- * A task construct that handed its tasks over (pomp.h, POMPT_Task_new)
+ * A task construct that hands its tasks over (pomp.h, POMPT_Task_hand)
  * makes no call of its own: GOMP_task makes the task's record from the
- * descriptor and flags the construct left in the thread's lane, and the
- * trampoline ends the task when the program's function returns.  The first
- * task of such a construct comes through the construct's own events, and
- * GOMP_task, seeing it, marks the construct's descriptor so.
+ * descriptor and flags the construct left in the thread's lane (recording
+ * the construct's call site the first time), and the trampoline ends the
+ * task when the program's function returns.
  *
  * The parallel regions of distribute parallel for are started by libgomp
  * entries too (GOMP_parallel, or GOMP_parallel_loop_* for a runtime-
@@ -296,7 +295,7 @@ typedef struct task_hdr {
   void (*fn)(void *); /* the program's outlined function */
   bridge_task_t *rec; /* the task's record, and its generation then */
   unsigned gen;
-  unsigned char handed; /* handed over by its construct (POMPT_Task_new) */
+  unsigned char handed; /* handed over by its construct (POMPT_Task_hand) */
   long off;             /* where the program's block starts */
 } task_hdr_t;
 
@@ -417,11 +416,14 @@ void task_observed(void (*fn)(void *), void *data,
   bridge_task_handed_t hd = {NULL, 0};
   POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Desc_t *d = l->task;
-  if (d) { /* a construct handed its task over (POMPT_Task_new) */
+  if (d) { /* a construct handed its task over (POMPT_Task_hand) */
     l->task = NULL;
     if (!rec && arg_size >= 0) {
-      rec = bridge_task_handed_create(&hd, l->task_flags,
-                                      pomp_task_handed_codeptr(d), frame);
+      /* The program's call of GOMP_task, in the construct's code, as a
+       * native runtime's task entry is called there. */
+      const void *codeptr = __builtin_return_address(0);
+      pomp_task_seen(d, codeptr);
+      rec = bridge_task_handed_create(&hd, l->task_flags, codeptr, frame);
       t = bridge_self;
       handed = rec != NULL;
     }
@@ -432,14 +434,6 @@ void task_observed(void (*fn)(void *), void *data,
               priority, detach);
     return;
   }
-#ifdef GOMP_JUMP_ENTRIES
-  /* The construct learns that its tasks come here (only where this entry
-   * has the program's frame, as every event has it: the jump entries). */
-  POMPT_Desc_t *desc = t->create_pending.handoff;
-  t->create_pending.handoff = NULL;
-  if (desc)
-    pomp_desc_mark(desc, POMPT_LANE_TASK_HANDED);
-#endif
   rec->mem_size = (size_t)arg_size; /* where: when it begins */
   long al = arg_align > (long)_Alignof(task_hdr_t) ? arg_align
                                                    : (long)_Alignof(task_hdr_t);
@@ -548,4 +542,20 @@ int bridge_have_gomp_task(void) {
     return GOMP_task != 0;
 #endif
   return real_task != 0;
+}
+
+void bridge_gomp_tool_started(void) {
+  /* A task construct hands its tasks to this GOMP_task (pomp.h,
+   * POMPT_Task_hand): where the program's calls go to libgomp's instead,
+   * nothing reports them, which the user should hear of. */
+#ifdef POMPT_STATIC_LIB
+  int elsewhere = !real_task && GOMP_task != 0;
+#else
+  int elsewhere = real_task && !GOMP_INTERPOSED(GOMP_task);
+#endif
+  if (elsewhere)
+    fprintf(stderr,
+            "pompt: the program calls libgomp's GOMP_task before libpompt's "
+            "(libgomp comes first in its link): the tasks of its task "
+            "constructs go unreported; link with pomp-cc or pomp-link\n");
 }

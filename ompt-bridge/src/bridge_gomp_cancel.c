@@ -81,9 +81,15 @@ __attribute__((constructor)) static void gomp_cancel_setup(void) {
 /* What an entry returns: a thread that found its construct cancelled
  * leaves for its end, past the events it skips, so the inline events of
  * pomp.h wait until libpompt has ended what it left (bridge_lane.c). */
-static inline bool leaving(bool cancelled) {
-  if (cancelled)
+static inline bool leaving(bool cancelled, int which) {
+  if (__builtin_expect(cancelled, 0)) {
     bridge_lane_hold();
+    /* A task leaves its block at once: it ends as cancelled when its
+     * function returns (a task handed over by its construct has no end
+     * event to miss). */
+    if (which & GOMP_CANCEL_TASKGROUP)
+      bridge_task_left_cancelled();
+  }
   return cancelled;
 }
 
@@ -124,7 +130,8 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancellation_point)(int which) {
   return leaving(__builtin_expect(!real || wanted(), 0)
                      ? cancellation_point_slow(
                            which, __builtin_return_address(0), BRIDGE_FRAME())
-                     : real(which));
+                     : real(which),
+                 which);
 }
 
 static __attribute__((noinline)) bool
@@ -142,7 +149,8 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
   return leaving(__builtin_expect(!real || (!do_cancel && wanted()), 0)
                      ? cancel_slow(which, do_cancel,
                                    __builtin_return_address(0), BRIDGE_FRAME())
-                     : real(which, do_cancel));
+                     : real(which, do_cancel),
+                 which);
 }
 
 /* GOMP_loop_end_cancel, GOMP_sections_end_cancel: a worksharing
@@ -162,7 +170,8 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
     return leaving(                                                            \
         __builtin_expect(!real || wanted(), 0)                                 \
             ? name##_slow(__builtin_return_address(0), BRIDGE_FRAME())         \
-            : real());                                                         \
+            : real(),                                                          \
+        0);                                                                    \
   }
 
 END_CANCEL(GOMP_loop_end_cancel, real_loop_end_cancel)

@@ -252,7 +252,6 @@ typedef struct bridge_thread {
     const void *codeptr;
     const POMP_Dependence_t *deps;
     int ndeps, has_dependences;
-    POMPT_Desc_t *handoff; /* bridge_task_create_begin_word's desc */
   } create_pending;
   atomic_int ended;
   /* The state, double-buffered: the entry st_off bytes into st is current
@@ -851,6 +850,9 @@ void bridge_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* bridge_gomp.c: deferred parallel_begin. */
 extern int bridge_fork_deferred;
 void bridge_gomp_setup(void);
+/* After a tool started: says on stderr when the program's task constructs
+ * cannot be reported (its calls of GOMP_task do not come here). */
+void bridge_gomp_tool_started(void);
 void bridge_fork_deliver(bridge_thread_t *t);
 void bridge_create_deliver(bridge_thread_t *t);
 /* Whether libgomp's task entry exists (a task may be deferred at all). */
@@ -915,11 +917,11 @@ void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
                           ompt_wait_id_t wait_id, const void *codeptr);
 void bridge_combine_end(bridge_thread_t *t);
 /* bridge_events.c: a task its construct handed over (pomp.h,
- * POMPT_Task_new), from libpompt's GOMP_task: created (NULL when no record
+ * POMPT_Task_hand), from libpompt's GOMP_task: created (NULL when no record
  * could be made), then, after libgomp's GOMP_task returned, the scheduling
  * point closed (created); run by the trampoline (handed_run: begun, its
- * block's function called, ended as complete or, when the block did not
- * reach its end, as cancelled). */
+ * block's function called, ended as complete or, when it activated or
+ * detected a cancellation of its taskgroup, as cancelled). */
 enum { BRIDGE_HANDED_FRAME_SET = 1, BRIDGE_HANDED_GENERAL };
 typedef struct bridge_task_handed {
   bridge_task_t *enc; /* whose enter_frame was set (FRAME_SET) */
@@ -931,10 +933,15 @@ bridge_task_t *bridge_task_handed_create(bridge_task_handed_t *hd,
 void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame);
 void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
                             void (*fn)(void *), void *block);
-/* block_ended: the block reached its end (a task handed over by its
- * construct, POMPT_Task_leave), else 0: still running, it was left early. */
+/* block_ended: the task's end is its function's return (a task handed
+ * over by its construct), else 0: still running, its block was left before
+ * its end event. */
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,
                           int block_ended);
+/* The running explicit task leaves its block for a cancellation of its
+ * taskgroup that a cancellation point found (bridge_gomp_cancel.c): it ends
+ * as cancelled. */
+void bridge_task_left_cancelled(void);
 
 /* bridge_detach.c: tasks with a detach clause.  register: the event handle
  * libgomp gave a task that has not begun (ignored once it has); body_end:

@@ -1,7 +1,7 @@
 /*
  * bridge_lane.c -- the lane: what the inline events of pomp.h read
  * (POMPT_Master_enter / _leave, POMPT_Atomic_begin / _end,
- * POMPT_Critical_wait / _held / _release; POMPT_Task_new leaves a task
+ * POMPT_Critical_wait / _held / _release; POMPT_Task_hand leaves a task
  * construct there for GOMP_task), kept true by libpompt.
  *
  * An inline event calls the tool's callbacks itself when the lane allows

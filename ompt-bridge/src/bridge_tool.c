@@ -306,6 +306,7 @@ static void do_init(void) {
     return;
   }
   bridge_log("OMPT provider: libpompt (the tool is activated)");
+  bridge_gomp_tool_started();
   pin_libpompt();
   bridge_active = 1;
   bridge_tables_update(); /* the lane's slots, filled only from now */

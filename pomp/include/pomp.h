@@ -852,12 +852,13 @@ typedef struct POMPT_Lane {
   uint32_t depth;
   uint16_t usable; /* POMPT_LANE_* below: what libpompt left open */
   uint16_t atomic; /* how the thread's atomic construct began (below) */
-  /* A task construct handed to libpompt's GOMP_task (POMPT_Task_new):
-   * its descriptor and flags, until GOMP_task takes them; task_ended: the
-   * running task's block reached its end (POMPT_Task_leave). */
+  /* A task construct handed to libpompt's GOMP_task (POMPT_Task_hand):
+   * its descriptor and flags, until GOMP_task takes them; spare: written
+   * by the task blocks of units built with an earlier pomp.h, read by
+   * nobody. */
   void *task;
   int32_t task_flags;
-  uint32_t task_ended;
+  uint32_t spare;
   /* The thread's critical regions as held: innermost in bit 0, 1 when the
    * acquisition went inline (held_depth counts them; bits above 64 levels
    * are libpompt's).  wait_state, wait_id: while nonzero, the thread waits
@@ -1146,75 +1147,35 @@ int32_t POMPT_Task_end(POMPT_Task_t task) POMPT_NOTHROW;
 
 /* ---- Tasks handed to libpompt's GOMP_task -------------------------------
  * A native runtime creates, starts and ends a task inside the entry points
- * the program calls anyway; here each would be a call into libpompt besides
- * libgomp's GOMP_task.  So once libpompt has seen a task construct's task
- * reach its GOMP_task (the descriptor's lane byte), the construct hands its
- * tasks over: POMPT_Task_new leaves the descriptor and flags in the
- * thread's lane, and GOMP_task creates the task, delivers task_create,
- * runs it through its trampoline (which begins it and, when the block
- * returns, ends it) and closes the scheduling point.  The instance is then
- * POMPT_TASK_LANE, for which the block's events make no call: its end
- * marks the lane, so that a block left early (a cancellation) ends as
- * cancelled.  pomp-instr writes, for a task construct without depend or
- * detach clauses (those keep the routines above, since their dependences
- * take the instance):
+ * the program calls anyway.  Where the unit is GCC's with OpenMP on x86-64
+ * (POMPT_gomp_x86_64), every task of a construct without depend or detach
+ * clauses reaches libpompt's GOMP_task, which does the same: so the
+ * construct only leaves its descriptor and flags in the thread's lane, and
+ * GOMP_task takes them, creates the task (the first time, it also records
+ * the construct's call site), delivers task_create, runs the task through
+ * its trampoline (which begins it and, when the block's function returns,
+ * ends it: cancelled when the task activated or detected a cancellation of
+ * its taskgroup) and closes the scheduling point.  The block is the
+ * program's as written, and without a tool the construct costs a load and
+ * a branch.  pomp-instr writes (where a clause's expression could run other
+ * constructs before GCC's call of GOMP_task, the compact events above):
  *
- *   POMPT_Task_t w = 0;
- *   if (POMPT_on()) w = POMPT_Task_new(&d, flags);
- *   #pragma omp task firstprivate(w)
- *   { POMPT_Task_enter(w);  ...  POMPT_Task_leave(w); }
- *   POMPT_Task_created(w);
+ *   if (POMPT_on()) POMPT_Task_hand(&d, flags);
+ *   #pragma omp task
+ *   { ... }
  *
- * Until the construct is handed (its first execution with a tool, and
- * always where GOMP_task is not libpompt's), they call the routines above.
- * Inline, so that create_begin's codeptr_ra is the construct's. */
-#define POMPT_LANE_TASK_HANDED 1
-#define POMPT_TASK_LANE ((POMPT_Task_t)1)
+ * A program whose calls of GOMP_task do not reach libpompt's (libgomp
+ * linked before libpompt, which pomp-link never does) reports no such
+ * task; libpompt says so when a tool starts.  Inline: a store into the
+ * lane. */
+#define POMPT_LANE_TASK_SEEN 1
 #if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#ifdef __cplusplus
-#pragma GCC diagnostic ignored "-Wold-style-cast" /* as for the lane's */
-#endif
-#define POMPT_TASK_ENTRY_ static __inline__ __attribute__((__always_inline__))
-POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
-                                              int32_t task_flags) {
-  if (__builtin_expect(__atomic_load_n(&d->lane, __ATOMIC_RELAXED) ==
-                           POMPT_LANE_TASK_HANDED,
-                       1)) {
-    POMPT_Lane_t *l = &POMPT_lane_v2;
-    l->task = d;
-    l->task_flags = task_flags;
-    return POMPT_TASK_LANE;
-  }
-  return POMPT_Task_create_begin(d, task_flags);
+static __inline__ __attribute__((__always_inline__)) void
+POMPT_Task_hand(POMPT_Desc_t *d, int32_t task_flags) {
+  POMPT_Lane_t *l = &POMPT_lane_v2;
+  l->task = d;
+  l->task_flags = task_flags;
 }
-POMPT_TASK_ENTRY_ void POMPT_Task_leave(POMPT_Task_t w) {
-  if (w > POMPT_TASK_LANE)
-    POMPT_Task_end(w);
-  else if (w)
-    POMPT_lane_v2.task_ended = 1;
-}
-#else
-#define POMPT_TASK_ENTRY_ static
-POMPT_TASK_ENTRY_ POMPT_Task_t POMPT_Task_new(POMPT_Desc_t *d,
-                                              int32_t task_flags) {
-  return POMPT_Task_create_begin(d, task_flags);
-}
-POMPT_TASK_ENTRY_ void POMPT_Task_leave(POMPT_Task_t w) {
-  if (w)
-    POMPT_Task_end(w);
-}
-#endif
-POMPT_TASK_ENTRY_ void POMPT_Task_enter(POMPT_Task_t w) {
-  if (w > POMPT_TASK_LANE)
-    POMPT_Task_begin(w);
-}
-POMPT_TASK_ENTRY_ void POMPT_Task_created(POMPT_Task_t w) {
-  if (w > POMPT_TASK_LANE)
-    POMPT_Task_create_end();
-}
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
 #endif
 
 #ifdef __cplusplus

@@ -38,20 +38,20 @@ EXPORT POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
   if (!r)
     return 0;
   pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
-  /* libpompt's GOMP_task, if the task gets there, lets the construct hand
-   * its tasks over (pomp.h, POMPT_Task_new). */
-  POMPT_Task_t task =
-      bridge_task_create_begin_word(task_flags, CODEPTR, FRAME, d);
+  POMPT_Task_t task = bridge_task_create_begin_word(task_flags, CODEPTR, FRAME);
   NO_TAIL_CALL();
   return task;
 }
 
-const void *pomp_task_handed_codeptr(const POMPT_Desc_t *d) {
-  /* Handed over only after a first task through POMPT_Task_create_begin,
-   * which recorded its call site. */
-  const struct pomp_region *r = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
-  return r ? __atomic_load_n(&r->sites[POMP_SITE_FIRST], __ATOMIC_RELAXED)
-           : NULL;
+void pomp_task_seen(POMPT_Desc_t *d, const void *codeptr) {
+  if (__atomic_load_n(&d->lane, __ATOMIC_ACQUIRE) == POMPT_LANE_TASK_SEEN)
+    return;
+  int32_t status = POMP_ERR_HANDLE;
+  struct pomp_region *r = pomp_region_of(&d->handle, d->ctc, &status);
+  if (!r)
+    return;
+  pomp_region_site(r, POMP_SITE_FIRST, codeptr);
+  pomp_desc_mark(d, POMPT_LANE_TASK_SEEN);
 }
 
 EXPORT int32_t POMPT_Task_dependences(POMPT_Task_t task,

@@ -10,7 +10,9 @@
  *    matching exit/end of the same construct, innermost first;
  *  - a parallel region's team storage is the one its enter event set up;
  *  - every explicit task that is created begins and ends exactly once, with
- *    the task storage its creation filled in (carried in by firstprivate);
+ *    the task storage its creation filled in (carried in by firstprivate,
+ *    or, for a construct that hands its tasks over, by the GOMP_task here,
+ *    as libpompt's does);
  *  - dependences have a type of ompt_dependence_type_t;
  *  - the POMP_Api_omp_* wrappers call the OpenMP routine and return its
  *    result;
@@ -25,6 +27,8 @@
  * line "<event> <type>@<line>" (the construct's CTC type and first line),
  * which the run tests compare with the case's expected event order.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <omp.h>
 #include <stdbool.h>
 #include <pthread.h>
@@ -1553,4 +1557,66 @@ int32_t POMPT_Task_end(POMPT_Task_t task) {
   int32_t status = POMP_Task_end(c->h, POMP_THREAD_SELF, &c->task);
   free(c); /* nothing names it after its end */
   return status;
+}
+
+/* Tasks handed over (pomp.h, POMPT_Task_hand): the construct left its
+ * descriptor in the lane, and GOMP_task (this one comes before libgomp's)
+ * does what libpompt's does: the creation events around libgomp's
+ * GOMP_task, and a trampoline that begins and ends the task around its
+ * function, on a block that carries the instance before the program's. */
+struct handed_block {
+  void (*fn)(void *);
+  POMPT_Task_t task;
+  long off; /* where the program's block starts */
+  void (*cpyfn)(void *, void *);
+  void *data;
+  long size;
+};
+
+static void handed_copy(void *dst, void *src) {
+  struct handed_block *s = src;
+  memcpy(dst, s, sizeof *s);
+  if (s->cpyfn)
+    s->cpyfn((char *)dst + s->off, s->data);
+  else if (s->size > 0)
+    memcpy((char *)dst + s->off, s->data, (size_t)s->size);
+}
+
+static void handed_run(void *arg) {
+  struct handed_block *b = arg;
+  POMPT_Task_begin(b->task);
+  b->fn((char *)arg + b->off);
+  POMPT_Task_end(b->task);
+}
+
+typedef void (*gomp_task_t)(void (*)(void *), void *,
+                            void (*)(void *, void *), long, long, bool,
+                            unsigned, void **, int, void *);
+
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+               long arg_size, long arg_align, bool if_clause, unsigned flags,
+               void **depend, int priority, void *detach) {
+  static gomp_task_t real;
+  if (!real)
+    *(void **)&real = dlsym(RTLD_NEXT, "GOMP_task");
+  if (!real) {
+    problem("libgomp's GOMP_task not found%s%s", "", "");
+    abort();
+  }
+  POMPT_Desc_t *d = POMPT_lane_v2.task;
+  if (!d) {
+    real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+         priority, detach);
+    return;
+  }
+  POMPT_lane_v2.task = NULL;
+  POMPT_Task_t task = POMPT_Task_create_begin(d, POMPT_lane_v2.task_flags);
+  long al = arg_align > (long)_Alignof(struct handed_block)
+                ? arg_align
+                : (long)_Alignof(struct handed_block);
+  long off = ((long)sizeof(struct handed_block) + al - 1) / al * al;
+  struct handed_block src = {fn, task, off, cpyfn, data, arg_size};
+  real(handed_run, &src, handed_copy, off + arg_size, al, if_clause, flags,
+       depend, priority, detach);
+  POMPT_Task_create_end();
 }

@@ -1,11 +1,12 @@
-/* task: if, final, untied, mergeable, priority, depend, in_reduction and
+/* task: if, final, untied, mergeable, priority (a call in it: the compact
+ * events instead of the hand-over), depend, in_reduction and
  * task_reduction, default(none), taskwait (with depend), taskgroup,
  * taskyield, nested and recursive tasks. */
 #include <stdio.h>
 #define CHECK_LINE() _Static_assert(__builtin_LINE() == __LINE__, "line numbering")
 
 static int fib(int n) {
-  int x, y;
+  int x, y, z = 0;
   if (n < 2)
     return n;
 #pragma omp task shared(x) if(n > 5) final(n < 3) mergeable
@@ -13,8 +14,10 @@ static int fib(int n) {
 #pragma omp task shared(y) untied \
     priority(1)
   y = fib(n - 2);
+#pragma omp task shared(z) priority(fib(1))
+  z = 1;
 #pragma omp taskwait
-  return x + y;
+  return x + y + z - 1;
 }
 
 int main(void) {

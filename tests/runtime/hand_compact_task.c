@@ -14,13 +14,12 @@
  * delivers nothing.
  *
  * Then the same tasks once more, twice, the way pomp-instr writes a task
- * construct without depend or detach clauses (POMPT_Task_new, _enter,
- * _leave, _created): the first time through POMPT_Task_create_begin, after
- * which the descriptors say that libpompt's GOMP_task takes the tasks over,
- * the second time handed over (no call from the construct).  Both records
- * must again be the seed's, a block left without its end must still end
- * as cancelled, and each construct's tasks must have the same codeptr_ra
- * both times.
+ * construct without depend or detach clauses in GCC's unit for x86-64
+ * (POMPT_Task_hand: libpompt's GOMP_task takes the task whole; the block
+ * has no event).  Both records must again be the seed's (the third task
+ * leaves its block by activating a cancellation of its taskgroup, and must
+ * end as cancelled), the first run must make each construct's region, and
+ * each construct's tasks must have the same codeptr_ra both times.
  *
  * With the argument "notool" (run with OMP_TOOL=disabled): POMPT_active is
  * 0, so the guarded calls are skipped, and an unguarded call does nothing
@@ -207,18 +206,14 @@ static void compact_tasks(void) {
 }
 
 /* As pomp-instr writes a task construct without depend or detach clauses
- * (pomp.h: "Tasks handed to libpompt's GOMP_task"). */
-#define HT_CREATE(w, d, flags)                                                 \
-  POMPT_Task_t w = 0;                                                          \
+ * in GCC's unit for x86-64 (pomp.h: "Tasks handed to libpompt's
+ * GOMP_task"): the block as written.  The third task leaves its block by
+ * activating a cancellation of its taskgroup (it runs with
+ * OMP_CANCELLATION=true; there is no taskgroup, so no other task is
+ * affected), and must end as cancelled. */
+#define HT_CREATE(d, flags)                                                    \
   if (POMPT_on())                                                              \
-    w = POMPT_Task_new(&(d), (flags));
-#define HT_BEGIN(w) POMPT_Task_enter(w);
-#define HT_END(w)                                                              \
-  POMPT_Task_leave(w);                                                         \
-  NO_TAIL;
-#define HT_DONE(w)                                                             \
-  POMPT_Task_created(w);                                                       \
-  NO_TAIL;
+    POMPT_Task_hand(&(d), (flags));
 
 static POMPT_Desc_t hd_plain = {0, ctc_plain, 0}, hd_undef = {0, ctc_undef, 0},
                     hd_left = {0, ctc_left, 0};
@@ -226,35 +221,24 @@ static POMPT_Desc_t hd_plain = {0, ctc_plain, 0}, hd_undef = {0, ctc_undef, 0},
 static void handed_tasks(void) {
   static POMP_Handle_t h_wait;
   {
-    HT_CREATE(w, hd_plain, 0)
-#pragma omp task firstprivate(w)
-    {
-      HT_BEGIN(w)
-      ran++;
-      HT_END(w)
-    }
-    HT_DONE(w)
+    HT_CREATE(hd_plain, 0)
+#pragma omp task
+    { ran++; }
   }
   deps_task();
   {
-    HT_CREATE(w, hd_undef, POMP_TASK_UNDEFERRED)
-#pragma omp task if (0) firstprivate(w)
-    {
-      HT_BEGIN(w)
-      ran++;
-      HT_END(w)
-    }
-    HT_DONE(w)
+    HT_CREATE(hd_undef, POMP_TASK_UNDEFERRED)
+#pragma omp task if (0)
+    { ran++; }
   }
   {
-    /* Left without its end event (as by a jump out of the block). */
-    HT_CREATE(w, hd_left, 0)
-#pragma omp task firstprivate(w)
+    HT_CREATE(hd_left, 0)
+#pragma omp task
     {
-      HT_BEGIN(w)
       ran++;
+#pragma omp cancel taskgroup
+      ran += 1000; /* reached only without cancellation */
     }
-    HT_DONE(w)
   }
   TASKWAIT(h_wait, ctc_wait)
 }
@@ -290,7 +274,7 @@ static int notool(void) {
   if (ran != 24)
     fail("the tasks did not all run");
   if (hd_plain.lane || hd_undef.lane || hd_left.lane)
-    fail("a construct was handed over without a tool");
+    fail("a construct was seen by libpompt without a tool");
   if (nrecs != 0)
     fail("a callback without a tool");
   if (!failures)
@@ -327,8 +311,7 @@ int main(int argc, char **argv) {
   if (ran != 16)
     fail("the tasks did not all run");
   same_as_seed("compact", 1);
-  /* Handed over: the first run through POMPT_Task_create_begin, which
-   * lets the descriptors hand the second run's tasks over. */
+  /* Handed over, twice: the first run makes the constructs' regions. */
   for (int k = 0; k < 2; k++) {
     int c0 = ncreates;
     nrecs = 0;
@@ -336,14 +319,15 @@ int main(int argc, char **argv) {
     if (ran != 24 + 8 * k)
       fail("the handed tasks did not all run");
     same_as_seed(k ? "handed (second run)" : "handed (first run)", 2 + k);
-    if (k == 0 && (hd_plain.lane != POMPT_LANE_TASK_HANDED ||
-                   hd_undef.lane != POMPT_LANE_TASK_HANDED ||
-                   hd_left.lane != POMPT_LANE_TASK_HANDED))
-      fail("a construct is not handed over after its first task");
+    if (k == 0 && (hd_plain.lane != POMPT_LANE_TASK_SEEN ||
+                   hd_undef.lane != POMPT_LANE_TASK_SEEN ||
+                   hd_left.lane != POMPT_LANE_TASK_SEEN || !hd_plain.handle ||
+                   !hd_undef.handle || !hd_left.handle))
+      fail("a construct's region is not made at its first task");
     if (k == 1)
       for (int i = 0; i < 8 && c0 + i < MAX_RECS; i++)
         if (create_codeptr[c0 + i] != create_codeptr[c0 - 8 + i])
-          fail("a handed task's codeptr_ra differs from its first task's");
+          fail("a handed task's codeptr_ra differs between runs");
   }
   if (!failures)
     printf("PASS\n");
