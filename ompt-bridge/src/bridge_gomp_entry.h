@@ -42,7 +42,12 @@
  * constructs, as where the entries are not interposed. */
 void *bridge_gomp_real(const char *name);
 #define GOMP_REAL(name) bridge_gomp_real(#name)
-#define GOMP_INTERPOSED(name) (dlsym(RTLD_DEFAULT, #name) == (void *)name)
+/* Whether the program's calls reach libpompt's entry: the first definition
+ * is libpompt's.  (Not a comparison with the entry's address as libpompt's
+ * code takes it: that goes through the same lookup and is libgomp's too
+ * where libgomp comes first.) */
+int bridge_inside_libpompt(const void *addr);
+#define GOMP_INTERPOSED(name) bridge_inside_libpompt(dlsym(RTLD_DEFAULT, #name))
 #endif
 
 /* libgomp's entry, where the program is known to call it: without it the

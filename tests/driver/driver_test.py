@@ -1188,7 +1188,8 @@ def case_link_lgomp(t):
     some makefiles have it): libpompt must still come before libgomp, or
     it cannot interpose libgomp's entries and tools see implicit barriers
     and tasks without their regions.  And a program linked with libgomp
-    first all the same still gets a consistent model."""
+    first all the same still gets a consistent model, and a message that
+    its handed tasks (pomp.h, POMPT_Task_hand) go unreported."""
     tool = need_tool(t, "check_tool")
     src = t.write("lg.c", "#include <stdio.h>\n"
                   "int main(void) {\n"
@@ -1196,6 +1197,8 @@ def case_link_lgomp(t):
                   "#pragma omp parallel for\n"
                   "  for (int i = 0; i < 1000; i++)\n"
                   "    a[i] = i * 0.5;\n"
+                  "#pragma omp task shared(a)\n"
+                  "  a[0] = 1;\n"
                   "  printf(\"%g\\n\", a[999]);\n"
                   "  return 0;\n"
                   "}\n")
@@ -1209,12 +1212,18 @@ def case_link_lgomp(t):
            "-lpompt", "-Wl,-rpath," + root, "-o", "lg-first"])
     for prog in ("./lg", "./lg-first"):
         for n in (2, 4):
-            out, _, counts = tool_counts(t, [prog], tool, n)
+            out, err, counts = tool_counts(t, [prog], tool, n)
             check(out == "499.5\n", "%s: output %r" % (prog, out))
             check(counts.get("parallel_begin") == 1 and
                   counts.get("implicit_task_begin") == n and
                   counts.get("thread_end") == n,
                   "%s, %d threads: counts %s" % (prog, n, counts))
+            first = prog == "./lg-first"
+            said = "tasks of its task constructs go unreported" in err
+            check(said == first, "%s: the message on unreported tasks %s"
+                  % (prog, "missing" if first else "given:\n" + err))
+            check(counts.get("task_create", 0) == (0 if first else 1),
+                  "%s: task_create %s" % (prog, counts.get("task_create")))
     t.check_tmp_empty()
 
 
