@@ -226,8 +226,7 @@ _Static_assert(DOACROSS_MAX == 16, "FORWARD16 passes DOACROSS_MAX values");
 #define DOACROSS_WAIT(name, T)                                                 \
   GOMP_REAL_DECL(name);                                                        \
   typedef void (*name##_t)(T, ...);                                            \
-  extern name##_t real_##name __asm__("bridge_real_" #name);                   \
-  name##_t real_##name;                                                        \
+  static name##_t real_##name;                                                 \
   static __attribute__((noinline, cold)) void name##_deep(uint32_t n) {        \
     too_deep(n);                                                               \
   }                                                                            \
@@ -263,7 +262,9 @@ _Static_assert(DOACROSS_MAX == 16, "FORWARD16 passes DOACROSS_MAX values");
  * would save every argument register (the vector ones too) and copy the
  * values on every wait, a third of a tight doacross loop's time. */
 #define WAIT_ENTRY(name, T)                                                    \
-  GOMP_JUMP_ENTRY(GOMP_ENTRY(name), "bridge_real_" #name,                      \
+  GOMP_JUMP_SLOT(name##_t, jump_##name, "bridge_jump_" #name,                  \
+                 name##_observed);                                             \
+  GOMP_JUMP_ENTRY(GOMP_ENTRY(name), "bridge_jump_" #name,                      \
                   "bridge_" #name "_observed")
 #else
 /* Elsewhere the entry is the C function itself. */
@@ -299,4 +300,10 @@ __attribute__((constructor)) static void doacross_setup(void) {
   real_GOMP_doacross_wait = (GOMP_doacross_wait_t)GOMP_REAL(GOMP_doacross_wait);
   real_GOMP_doacross_ull_wait =
       (GOMP_doacross_ull_wait_t)GOMP_REAL(GOMP_doacross_ull_wait);
+#ifdef GOMP_JUMP_ENTRIES
+  if (real_GOMP_doacross_wait)
+    jump_GOMP_doacross_wait = real_GOMP_doacross_wait;
+  if (real_GOMP_doacross_ull_wait)
+    jump_GOMP_doacross_ull_wait = real_GOMP_doacross_ull_wait;
+#endif
 }

@@ -94,10 +94,7 @@ GOMP_REAL_DECL(GOMP_task);
 
 typedef void (*gomp_task_t)(void (*)(void *), void *, void (*)(void *, void *),
                             long, long, _Bool, unsigned, void **, int, void *);
-/* GOMP_task's no-tool path below reads it by this name (not static, so
- * that no compiler partitioning can make the reference a foreign one). */
-extern gomp_task_t real_task __asm__("bridge_gomp_real_task");
-gomp_task_t real_task;
+static gomp_task_t real_task;
 void bridge_gomp_missing(const char *entry) {
   fprintf(stderr,
           "pompt: the program calls libgomp's %s but libgomp is not "
@@ -471,7 +468,8 @@ void task_observed(void (*fn)(void *), void *data,
  * call (18 of the 24 instructions this entry was); a task with no tool is a
  * few dozen instructions in all (doc/performance.md, "A task with no
  * tool"). */
-GOMP_JUMP_ENTRY(GOMP_ENTRY(GOMP_task), "bridge_gomp_real_task",
+GOMP_JUMP_SLOT(gomp_task_t, jump_task, "bridge_gomp_jump_task", task_observed);
+GOMP_JUMP_ENTRY(GOMP_ENTRY(GOMP_task), "bridge_gomp_jump_task",
                 "bridge_gomp_task_observed")
 #else
 GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
@@ -501,6 +499,10 @@ void *bridge_gomp_real(const char *name) {
 
 void bridge_gomp_setup(void) {
   real_task = (gomp_task_t)GOMP_REAL(GOMP_task);
+#ifdef GOMP_JUMP_ENTRIES
+  if (real_task)
+    jump_task = real_task;
+#endif
   real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel);
   real_parallel_reductions =
       (gomp_parallel_reductions_t)GOMP_REAL(GOMP_parallel_reductions);

@@ -65,11 +65,12 @@ static inline void (*bridge_gomp_checked(const char *name,
 /* An entry whose path without a tool is a compare and a jump into
  * libgomp's with the registers and the stack as the program left them
  * (x86-64): a C entry must save and reload what it passes on (stack
- * arguments, a variadic entry's every argument register).  The path with a
- * tool active, or before libgomp's entry is known (the function pointer
- * named real, NULL), jumps to slow, a C function with the entry's
- * parameters.  real and slow are assembler names (hidden symbols of
- * libpompt). */
+ * arguments, a variadic entry's every argument register).  Without a tool
+ * the entry jumps through slot, a function pointer that holds libgomp's
+ * entry once it is known and, before, a C function with the entry's
+ * parameters that finds it (GOMP_JUMP_SLOT); with a tool active it jumps
+ * to slow, a C function with the entry's parameters.  slot and slow are
+ * assembler names (symbols of libpompt). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define GOMP_JUMP_ENTRIES 1
 #if defined(__CET__) && (__CET__ & 1)
@@ -80,18 +81,22 @@ static inline void (*bridge_gomp_checked(const char *name,
 /* The body of such an entry (a naked function) after its landing pad, for
  * entries declared otherwise (pomp_waits.c, through pomp_entry.h's
  * POMP_JUMP_ENTRY). */
-#define GOMP_JUMP_BODY(real, slow)                                             \
+#define GOMP_JUMP_BODY(slot, slow)                                             \
   "cmpl $0, bridge_active(%rip)\n\t"                                           \
   "jne " slow "\n\t"                                                           \
-  "movq " real "(%rip), %rax\n\t"                                              \
-  "testq %rax, %rax\n\t"                                                       \
-  "je " slow "\n\t"                                                            \
-  "jmp *%rax\n\t"
-#define GOMP_JUMP_ASM(real, slow) GOMP_ENDBR_ GOMP_JUMP_BODY(real, slow)
-#define GOMP_JUMP_ENTRY(entry, real, slow)                                     \
+  "jmp *" slot "(%rip)\n\t"
+#define GOMP_JUMP_ASM(slot, slow) GOMP_ENDBR_ GOMP_JUMP_BODY(slot, slow)
+#define GOMP_JUMP_ENTRY(entry, slot, slow)                                     \
   GOMP_EXPORT __attribute__((naked)) void entry(void) {                        \
-    __asm__(GOMP_JUMP_ASM(real, slow));                                        \
+    __asm__(GOMP_JUMP_ASM(slot, slow));                                        \
   }
 #endif
+/* Defines the slot of a jump entry, type T, under the assembler name sym,
+ * holding resolve until libgomp's entry is known (not static, so that no
+ * compiler partitioning can make the asm's reference a foreign one; used,
+ * since only assembler may read it). */
+#define GOMP_JUMP_SLOT(T, var, sym, resolve)                                   \
+  extern T var __asm__(sym);                                                   \
+  __attribute__((used)) T var = resolve
 
 #endif /* BRIDGE_GOMP_ENTRY_H */

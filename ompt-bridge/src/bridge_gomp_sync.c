@@ -65,14 +65,17 @@ typedef bool (*gomp_barrier_cancel_t)(void);
 typedef void *(*gomp_copy_start_t)(void);
 typedef void (*gomp_copy_end_t)(void *);
 
-/* Also read by name by the jump entries of the POMP events that wait
- * themselves (pomp_waits.c; not static, so that no compiler partitioning
- * can make the reference a foreign one). */
-extern gomp_barrier_t real_barrier __asm__("bridge_gomp_real_barrier");
-gomp_barrier_t real_barrier;
+static gomp_barrier_t real_barrier;
 typedef void (*gomp_taskwait_t)(void);
-extern gomp_taskwait_t real_taskwait __asm__("bridge_gomp_real_taskwait");
-gomp_taskwait_t real_taskwait;
+static gomp_taskwait_t real_taskwait;
+#ifdef GOMP_JUMP_ENTRIES
+/* The jump slots of the POMP events that wait themselves (pomp_waits.c):
+ * until libgomp's entries are known, the routines below that find them. */
+GOMP_JUMP_SLOT(gomp_barrier_t, jump_barrier, "bridge_gomp_jump_barrier",
+               bridge_gomp_barrier);
+GOMP_JUMP_SLOT(gomp_taskwait_t, jump_taskwait, "bridge_gomp_jump_taskwait",
+               bridge_gomp_taskwait);
+#endif
 static gomp_barrier_cancel_t real_barrier_cancel;
 static gomp_copy_start_t real_copy_start;
 static gomp_copy_end_t real_copy_end;
@@ -90,6 +93,12 @@ __attribute__((constructor)) static void gomp_sync_setup(void) {
   real_copy_start = (gomp_copy_start_t)GOMP_REAL(GOMP_single_copy_start);
   real_copy_end = (gomp_copy_end_t)GOMP_REAL(GOMP_single_copy_end);
   real_taskwait = (gomp_taskwait_t)GOMP_REAL(GOMP_taskwait);
+#ifdef GOMP_JUMP_ENTRIES
+  if (real_barrier)
+    jump_barrier = real_barrier;
+  if (real_taskwait)
+    jump_taskwait = real_taskwait;
+#endif
 }
 
 /* GOMP_single_copy_start calls of this thread whose construct's end

@@ -135,31 +135,32 @@ static void taskwait_wait(POMPT_Desc_t *d, const void *codeptr, void *frame) {
 /* The exported events.  Without a tool an event goes on to libgomp's
  * entry with the program's return address and stack: on x86-64 the event
  * is a compare and a jump (as libpompt's GOMP_task, bridge_gomp_entry.h),
- * elsewhere a call of its body, which tests for a tool first.  With a tool,
- * or before libgomp's entry is known, the body: on x86-64 reached by that
- * jump, so that CODEPTR and FRAME, taken there, are the program's call site
- * and frame (pomp_entry.h, POMP_JUMP_ENTRY). */
+ * elsewhere a call of its body, which tests for a tool first (before
+ * libgomp's entry is known, the jump goes to libpompt's routine that finds
+ * it).  With a tool, the body: on x86-64 reached by a jump, so that CODEPTR
+ * and FRAME, taken there, are the program's call site and frame
+ * (pomp_entry.h, POMP_JUMP_ENTRY). */
 #ifdef POMPT_STATIC_LIB
-#define WAIT_ASM(gomp, real, slow)                                             \
+#define WAIT_ASM(gomp, slot, slow)                                             \
   "cmpl $0, bridge_active(%rip)\n\t"                                           \
   "jne " slow "\n\t"                                                           \
   "jmp " gomp "\n\t"
 #else
-#define WAIT_ASM(gomp, real, slow) GOMP_JUMP_BODY(real, slow)
+#define WAIT_ASM(gomp, slot, slow) GOMP_JUMP_BODY(slot, slow)
 #endif
-#define WAIT_EVENT(entry, gomp, real, body)                                    \
+#define WAIT_EVENT(entry, gomp, slot, body)                                    \
   POMP_JUMP_ENTRY(void, entry, (POMPT_Desc_t * d),                             \
-                  WAIT_ASM(gomp, real, POMP_JUMP_SLOW(entry))) {               \
+                  WAIT_ASM(gomp, slot, POMP_JUMP_SLOW(entry))) {               \
     body(d, CODEPTR, FRAME);                                                   \
   }
 
-WAIT_EVENT(POMPT_Barrier, "GOMP_barrier", "bridge_gomp_real_barrier",
+WAIT_EVENT(POMPT_Barrier, "GOMP_barrier", "bridge_gomp_jump_barrier",
            barrier_wait)
-WAIT_EVENT(POMPT_Loop_exit_wait, "GOMP_barrier", "bridge_gomp_real_barrier",
+WAIT_EVENT(POMPT_Loop_exit_wait, "GOMP_barrier", "bridge_gomp_jump_barrier",
            loop_exit_wait)
-WAIT_EVENT(POMPT_Sections_exit_wait, "GOMP_barrier", "bridge_gomp_real_barrier",
+WAIT_EVENT(POMPT_Sections_exit_wait, "GOMP_barrier", "bridge_gomp_jump_barrier",
            sections_exit_wait)
-WAIT_EVENT(POMPT_Single_exit_wait, "GOMP_barrier", "bridge_gomp_real_barrier",
+WAIT_EVENT(POMPT_Single_exit_wait, "GOMP_barrier", "bridge_gomp_jump_barrier",
            single_exit_wait)
-WAIT_EVENT(POMPT_Taskwait, "GOMP_taskwait", "bridge_gomp_real_taskwait",
+WAIT_EVENT(POMPT_Taskwait, "GOMP_taskwait", "bridge_gomp_jump_taskwait",
            taskwait_wait)
