@@ -5,7 +5,9 @@
  * carry the return address of the one call that makes them, right after
  * the construct (at every begin and end); the barrier that ends a parallel
  * region carries the region's codeptr_ra on the primary thread and NULL on
- * the workers.
+ * the workers.  A task construct's task_create carries the return
+ * address of its call of GOMP_task, right after the construct (but for the
+ * stack arguments' pop), as a native runtime's task entry's.
  *
  * Built with -O0, where the code after each construct is where the source
  * puts it: a label right after it (after a one-byte nop, as LLVM's OMPT
@@ -47,7 +49,19 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
   parallel_codeptr = codeptr;
 }
 
+/* Recorded as an event of kind TASK_CREATE (no sync region has it). */
+#define TASK_CREATE 100
+static void on_task_create(ompt_data_t *enc, const ompt_frame_t *frame,
+                           ompt_data_t *task, int flags, int has_dependences,
+                           const void *codeptr) {
+  (void)enc, (void)frame, (void)task, (void)flags, (void)has_dependences;
+  int n = __atomic_fetch_add(&nevents, 1, __ATOMIC_RELAXED);
+  if (n < MAX_EVENTS)
+    events[n] = (struct event){TASK_CREATE, 0, omp_get_thread_num(), codeptr};
+}
+
 static void register_callbacks(void) {
+  set_callback(ompt_callback_task_create, (ompt_callback_t)on_task_create);
   set_callback(ompt_callback_sync_region, (ompt_callback_t)on_sync);
   set_callback(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync);
   set_callback(ompt_callback_parallel_begin,
@@ -61,15 +75,27 @@ static void register_callbacks(void) {
   if (omp_get_thread_num() == 0)                                               \
     after[k_##slot] = (const char *)&&slot - 1
 
-enum { k_l_barrier, k_l_for, k_l_single, k_l_taskwait, K };
+enum { k_l_barrier, k_l_for, k_l_single, k_l_taskwait, k_l_task, K };
+
+/* The event's codeptr_ra is the return address right after the construct
+ * at after: exactly, but for a task_create, whose call of GOMP_task passes
+ * arguments on the stack that GCC pops after it (an instruction of at most
+ * 7 bytes). */
+static int near(const struct event *ev, const void *after) {
+  const char *c = ev->codeptr, *a = after;
+  if (ev->kind != TASK_CREATE)
+    return c == a;
+  return c && a && c <= a && a - c <= 7;
+}
 
 int main(void) {
   static const void *after[K];
   static const int kind_of[K] = {
       ompt_sync_region_barrier_explicit,
       ompt_sync_region_barrier_implicit_workshare,
-      ompt_sync_region_barrier_implicit_workshare, ompt_sync_region_taskwait};
-  int sum = 0, x = 0;
+      ompt_sync_region_barrier_implicit_workshare, ompt_sync_region_taskwait,
+      TASK_CREATE};
+  int sum = 0, x = 0, y = 0;
 #pragma omp parallel num_threads(2) reduction(+ : sum)
   {
 #pragma omp barrier
@@ -83,6 +109,9 @@ int main(void) {
     AFTER(l_single);
 #pragma omp taskwait
     AFTER(l_taskwait);
+#pragma omp task shared(y)
+    __atomic_add_fetch(&y, 1, __ATOMIC_RELAXED);
+    AFTER(l_task);
   }
   int bad = 0, counts[K] = {0}, ends = 0;
   if (nevents > MAX_EVENTS) {
@@ -104,20 +133,22 @@ int main(void) {
     }
     int k;
     for (k = 0; k < K; k++)
-      if (kind_of[k] == ev->kind && ev->codeptr == after[k])
+      if (kind_of[k] == ev->kind && near(ev, after[k]))
         break;
     if (k == K) {
       printf("mismatch: kind %d, thread %d: codeptr_ra %p is after no "
-             "construct (barrier %p, for %p, single %p, taskwait %p)\n",
+             "construct (barrier %p, for %p, single %p, taskwait %p, "
+             "task %p)\n",
              ev->kind, ev->thread, ev->codeptr, after[0], after[1], after[2],
-             after[3]);
+             after[3], after[4]);
       bad = 1;
       continue;
     }
     counts[k]++;
   }
-  printf("sync-codeptr: barrier=%d for=%d single=%d taskwait=%d end-begins=%d "
-         "sum=%d x=%d\n",
-         counts[0], counts[1], counts[2], counts[3], ends, sum, x);
+  printf("sync-codeptr: barrier=%d for=%d single=%d taskwait=%d "
+         "task_create=%d end-begins=%d sum=%d x=%d y=%d\n",
+         counts[0], counts[1], counts[2], counts[3], counts[4], ends, sum, x,
+         y);
   return bad;
 }
