@@ -3781,8 +3781,9 @@ static void hoist_atomic_operand(struct unit *u, struct pragma *p,
  * reaches that entry; no depend or detach clause (their dependences and
  * detached end take the instance); and no clause expression that GCC
  * evaluates between the hand-over and its call of GOMP_task and that could
- * run another task construct first (a call: "(" in it; the if and final
- * expressions are evaluated before, into variables of their own). */
+ * run another task construct first (a call: "(" in it, as an affinity or
+ * allocate clause may have; the if, final and priority expressions are
+ * evaluated before, into variables of their own). */
 static int task_handed(const struct unit *u, const struct pragma *p) {
   if (!u->gomp_calls || find_clause(p, OMP_CLAUSE_DEPEND) ||
       find_clause(p, OMP_CLAUSE_DETACH))
@@ -3829,6 +3830,17 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
               &lo->decl);
     eval_once(u, p, find_clause(p, OMP_CLAUSE_FINAL), "pompt_final", "int", "(",
               ") ? 1 : 0", &lo->decl);
+    /* Before the construct's event too: GCC evaluates it between the
+     * construct's start and its call of GOMP_task, where a task it creates
+     * would take the creation that the event began (or the hand-over). */
+    {
+      const struct omp_clause *pr = find_clause(p, OMP_CLAUSE_PRIORITY);
+      size_t eb, ee;
+      long long v;
+      if (pr && clause_expr(u, pr, &eb, &ee) &&
+          !is_int_literal(t + eb, ee - eb, &v))
+        eval_once(u, p, pr, "pompt_prio", "int", "(int)(", ")", &lo->decl);
+    }
     if (!task_handed(u, p))
       instr_buf_printf(&lo->decl, "POMPT_Task_t pompt_task_%d = 0; ", n);
     break;

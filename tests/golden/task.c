@@ -1,5 +1,5 @@
-/* task: if, final, untied, mergeable, priority (a call in it: the compact
- * events instead of the hand-over), depend, in_reduction and
+/* task: if, final, untied, mergeable, priority (a call in it, evaluated
+ * before the hand-over), depend, in_reduction and
  * task_reduction, default(none), taskwait (with depend), taskgroup,
  * taskyield, nested and recursive tasks. */
 #include <stdio.h>
