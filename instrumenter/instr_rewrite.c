@@ -3046,6 +3046,17 @@ static void eval_once(const struct unit *u, struct pragma *p,
   instr_buf_printf(decl, "%s; ", conv_close);
 }
 
+/* The same for an int expression, unless it is a number already. */
+static void eval_int_once(const struct unit *u, struct pragma *p,
+                          const struct omp_clause *c, const char *prefix,
+                          struct instr_buf *decl) {
+  size_t eb, ee;
+  long long v;
+  if (c && clause_expr(u, c, &eb, &ee) &&
+      !is_int_literal(ptext(u, p) + eb, ee - eb, &v))
+    eval_once(u, p, c, prefix, "int", "(int)(", ")", decl);
+}
+
 /* ---- Dependences -------------------------------------------------------- */
 
 static int dependence_type(const char *s, size_t n) {
@@ -3816,15 +3827,10 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
               "(int)(", ")", &lo->decl);
     instr_buf_printf(&lo->decl, "POMPT_Team_t pompt_team_%d; ", n);
     break;
-  case LK_MASKED: {
-    const struct omp_clause *f = find_clause(p, OMP_CLAUSE_FILTER);
-    size_t eb, ee;
-    long long v;
-    if (f && clause_expr(u, f, &eb, &ee) &&
-        !is_int_literal(t + eb, ee - eb, &v))
-      eval_once(u, p, f, "pompt_filter", "int", "(int)(", ")", &lo->decl);
+  case LK_MASKED:
+    eval_int_once(u, p, find_clause(p, OMP_CLAUSE_FILTER), "pompt_filter",
+                  &lo->decl);
     break;
-  }
   case LK_TASK:
     eval_once(u, p, find_if(u, p, "task"), "pompt_if", "int", "(", ") ? 1 : 0",
               &lo->decl);
@@ -3833,14 +3839,8 @@ static void leaf_decls(struct unit *u, struct pragma *p, int li,
     /* Before the construct's event too: GCC evaluates it between the
      * construct's start and its call of GOMP_task, where a task it creates
      * would take the creation that the event began (or the hand-over). */
-    {
-      const struct omp_clause *pr = find_clause(p, OMP_CLAUSE_PRIORITY);
-      size_t eb, ee;
-      long long v;
-      if (pr && clause_expr(u, pr, &eb, &ee) &&
-          !is_int_literal(t + eb, ee - eb, &v))
-        eval_once(u, p, pr, "pompt_prio", "int", "(int)(", ")", &lo->decl);
-    }
+    eval_int_once(u, p, find_clause(p, OMP_CLAUSE_PRIORITY), "pompt_prio",
+                  &lo->decl);
     if (!task_handed(u, p))
       instr_buf_printf(&lo->decl, "POMPT_Task_t pompt_task_%d = 0; ", n);
     break;

@@ -193,6 +193,24 @@ static void cannot_count(const char *bad, int code, const char *what) {
   say(fmt, ev, papi.strerror(code));
 }
 
+/* The event set of one kind (process-wide or not) started on this thread,
+   its owner; or -1, said why, and only the other kind counted from now. */
+static int start_kind(int process, const char *what, pthread_t *owner) {
+  const char *bad = "";
+  int code = 0;
+  int set = make_set(process, &bad, &code);
+  if (set == PAPI_NULL) {
+    cannot_count(bad, code, what);
+    int keep[PROF_MAX_EVENTS];
+    for (int e = 0; e < prof_papi_n; e++)
+      keep[e] = prof_papi_process[e] != process;
+    keep_only(keep);
+    return -1;
+  }
+  *owner = pthread_self();
+  return set;
+}
+
 void prof_papi_init(const char *spec) {
   char *copy = prof_xstrdup(spec);
   char *save = NULL;
@@ -284,37 +302,13 @@ void prof_papi_init(const char *spec) {
   keep_only(keep);
 
   /* A counter PAPI names may still be one the machine cannot count (a
-     preset its processor lacks, a virtual machine): try once, here, so that
-     the profile lists only the events it counted. */
-  if (n_thread > 0) {
-    const char *bad = "";
-    int code = 0;
-    first_set = make_set(0, &bad, &code);
-    if (first_set == PAPI_NULL) {
-      first_set = -1;
-      cannot_count(bad, code, "per-thread events");
-      for (int e = 0; e < prof_papi_n; e++)
-        keep[e] = prof_papi_process[e];
-      keep_only(keep);
-    } else {
-      first_owner = pthread_self();
-    }
-  }
-
-  if (n_process > 0) {
-    const char *bad = "";
-    int code = 0;
-    process_set = make_set(1, &bad, &code);
-    if (process_set == PAPI_NULL) {
-      process_set = -1;
-      cannot_count(bad, code, "the process-wide events");
-      for (int e = 0; e < prof_papi_n; e++)
-        keep[e] = !prof_papi_process[e];
-      keep_only(keep);
-    } else {
-      process_owner = pthread_self();
-    }
-  }
+     preset its processor lacks, a virtual machine): the per-thread set is
+     tried once, here, so that the profile lists only the events it
+     counted. */
+  if (n_thread > 0)
+    first_set = start_kind(0, "per-thread events", &first_owner);
+  if (n_process > 0)
+    process_set = start_kind(1, "the process-wide events", &process_owner);
 }
 
 void prof_papi_thread_start(prof_thread *t) {
