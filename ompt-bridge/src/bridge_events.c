@@ -1578,13 +1578,19 @@ void bridge_flush(const void *codeptr, void *frame) {
     cb(&t->thread_data, codeptr);
 }
 
+/* The thread's running explicit task leaves its block for a cancellation of
+ * its taskgroup: it ends as cancelled. */
+static void task_left_cancelled(bridge_thread_t *t) {
+  if (t->cur && (t->cur->flags & ompt_task_explicit))
+    t->cur->cancelled = 1;
+}
+
 void bridge_cancel(int flags, const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (!t)
     return;
-  if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_taskgroup) &&
-      t->cur)
-    t->cur->cancelled = 1;
+  if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_taskgroup))
+    task_left_cancelled(t);
   if ((flags & ompt_cancel_activated) && (flags & ompt_cancel_parallel))
     bridge_discard_cancel_parallel(t);
   if (!announced(t))
@@ -2398,8 +2404,8 @@ void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
 
 void bridge_task_left_cancelled(void) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && t->cur && (t->cur->flags & ompt_task_explicit))
-    t->cur->cancelled = 1;
+  if (t)
+    task_left_cancelled(t);
 }
 
 void bridge_task_returned(bridge_task_t *rec, unsigned gen, void *frame,

@@ -78,13 +78,15 @@ static inline void (*bridge_gomp_checked(const char *name,
 #else
 #define GOMP_ENDBR_ ""
 #endif
+/* How every assembler entry starts: to slow when a tool is active. */
+#define GOMP_TOOL_JUMP(slow)                                                   \
+  "cmpl $0, bridge_active(%rip)\n\t"                                           \
+  "jne " slow "\n\t"
 /* The body of such an entry (a naked function) after its landing pad, for
  * entries declared otherwise (pomp_waits.c, through pomp_entry.h's
  * POMP_JUMP_ENTRY). */
 #define GOMP_JUMP_BODY(slot, slow)                                             \
-  "cmpl $0, bridge_active(%rip)\n\t"                                           \
-  "jne " slow "\n\t"                                                           \
-  "jmp *" slot "(%rip)\n\t"
+  GOMP_TOOL_JUMP(slow) "jmp *" slot "(%rip)\n\t"
 #define GOMP_JUMP_ASM(slot, slow) GOMP_ENDBR_ GOMP_JUMP_BODY(slot, slow)
 #define GOMP_JUMP_ENTRY(entry, slot, slow)                                     \
   GOMP_EXPORT __attribute__((naked)) void entry(void) {                        \

@@ -855,15 +855,14 @@ API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
 #define API_LOCK_ENTRY(name, routine)                                          \
   POMP_JUMP_ENTRY(                                                             \
       void, name, (POMP_Handle_t * handle, const char ctc[], void *lock),      \
-      "cmpl $0, bridge_active(%rip)\n\t"                                       \
-      "jne " POMP_JUMP_SLOW(name) "\n\t"                                       \
-                                  "movq " #routine "@GOTPCREL(%rip), %rax\n\t" \
-                                  "testq %rax, %rax\n\t"                       \
-                                  "je 1f\n\t"                                  \
-                                  "movq %rdx, %rdi\n\t"                        \
-                                  "jmp *%rax\n"                                \
-                                  "1:\n\t"                                     \
-                                  "ret\n\t")
+      GOMP_TOOL_JUMP(POMP_JUMP_SLOW(name)) "movq " #routine                    \
+                                           "@GOTPCREL(%rip), %rax\n\t"         \
+                                           "testq %rax, %rax\n\t"              \
+                                           "je 1f\n\t"                         \
+                                           "movq %rdx, %rdi\n\t"               \
+                                           "jmp *%rax\n"                       \
+                                           "1:\n\t"                            \
+                                           "ret\n\t")
 
 #define API_LOCK_SET(name, kind, routine)                                      \
   API_LOCK_ENTRY(name, routine) {                                              \

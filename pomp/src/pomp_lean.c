@@ -96,15 +96,14 @@ _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
 #endif
 /* team: the register of the team storage's argument. */
 #define PARALLEL_ENTER_ENTRY(name, params, team)                               \
-  POMP_JUMP_ENTRY(int32_t, name, params,                                       \
-                  "cmpl $0, bridge_active(%rip)\n\t"                           \
-                  "jne " POMP_JUMP_SLOW(name) "\n\t"                           \
-                                              "testq " team ", " team "\n\t"   \
-                                              "je 1f\n\t"                      \
-                                              "movq %rdi, (" team ")\n"        \
-                                              "1:\n\t"                         \
-                                              "xorl %eax, %eax\n\t"            \
-                                              "ret\n\t")
+  POMP_JUMP_ENTRY(                                                             \
+      int32_t, name, params,                                                   \
+      GOMP_TOOL_JUMP(POMP_JUMP_SLOW(name)) "testq " team ", " team "\n\t"      \
+                                           "je 1f\n\t"                         \
+                                           "movq %rdi, (" team ")\n"           \
+                                           "1:\n\t"                            \
+                                           "xorl %eax, %eax\n\t"               \
+                                           "ret\n\t")
 
 PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
                      (POMPT_Desc_t * d, int32_t num_threads,

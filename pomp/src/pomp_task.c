@@ -31,10 +31,10 @@ __attribute__((constructor(103))) static void pompt_active_init(void) {
 
 EXPORT POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
                                             int32_t task_flags) {
-  if (!bridge_active || !d)
+  if (!bridge_active)
     return 0;
   int32_t status = POMP_ERR_HANDLE;
-  struct pomp_region *r = pomp_region_of(&d->handle, d->ctc, &status);
+  struct pomp_region *r = pomp_desc_first(d, &status);
   if (!r)
     return 0;
   pomp_region_site(r, POMP_SITE_FIRST, CODEPTR);
@@ -47,7 +47,7 @@ void pomp_task_seen(POMPT_Desc_t *d, const void *codeptr) {
   if (__atomic_load_n(&d->lane, __ATOMIC_ACQUIRE) == POMPT_LANE_TASK_SEEN)
     return;
   int32_t status = POMP_ERR_HANDLE;
-  struct pomp_region *r = pomp_region_of(&d->handle, d->ctc, &status);
+  struct pomp_region *r = pomp_desc_first(d, &status);
   if (!r)
     return;
   pomp_region_site(r, POMP_SITE_FIRST, codeptr);

@@ -141,10 +141,7 @@ static void taskwait_wait(POMPT_Desc_t *d, const void *codeptr, void *frame) {
  * and FRAME, taken there, are the program's call site and frame
  * (pomp_entry.h, POMP_JUMP_ENTRY). */
 #ifdef POMPT_STATIC_LIB
-#define WAIT_ASM(gomp, slot, slow)                                             \
-  "cmpl $0, bridge_active(%rip)\n\t"                                           \
-  "jne " slow "\n\t"                                                           \
-  "jmp " gomp "\n\t"
+#define WAIT_ASM(gomp, slot, slow) GOMP_TOOL_JUMP(slow) "jmp " gomp "\n\t"
 #else
 #define WAIT_ASM(gomp, slot, slow) GOMP_JUMP_BODY(slot, slow)
 #endif
