@@ -286,6 +286,7 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   BRIDGE_TEAM_SET(team->flags,
                   ompt_parallel_invoker_runtime | ompt_parallel_team);
   BRIDGE_TEAM_SET(team->size, 0);
+  BRIDGE_TEAM_SET(team->opaque, 0);
   if (atomic_load_explicit(&team->discardable, memory_order_relaxed))
     atomic_store_explicit(&team->discardable, NULL, memory_order_relaxed);
   if (atomic_load_explicit(&team->cancelled, memory_order_relaxed))

@@ -103,14 +103,24 @@ void bridge_gomp_missing(const char *entry) {
   abort();
 }
 
-/* ---- The parallel leaf of distribute parallel for ------------------------ */
+/* ---- Regions reported around their function ------------------------------
+ * The parallel leaf of distribute parallel for, and every region that no
+ * instrumented construct announced (no fork pending on the thread): code
+ * not compiled by pomp-cc (a library built with plain gcc -fopenmp, the
+ * host fallback of a target region), a parallel construct pomp-instr left
+ * out (--disable=parallel).  libgomp's entry is all there is of such a
+ * region; it is reported from there, as a native runtime reports every
+ * region it starts: parallel_begin/end with the entry's return address as
+ * codeptr_ra, each thread's implicit task around the region's function
+ * and its end barrier, and for the combined loop entries the loop as
+ * work. */
 
 typedef struct leaf_region {
   void (*fn)(void *);
   void *data;
   POMP_Team_t team;
   const void *codeptr;
-  int loop_work;
+  int loop_work; /* ompt_work_t of the region's loop or sections, or 0 */
 } leaf_region_t;
 
 /* The region's function on each of its threads: the implicit task, and its
@@ -121,35 +131,52 @@ static void leaf_body(void *arg) {
   const void *outer = leaf.codeptr; /* a region inside is not the leaf */
   leaf.codeptr = NULL;
   bridge_parallel_begin(&lr->team, frame);
-  bridge_work_begin(BRIDGE_B_LOOP_EE, (ompt_work_t)lr->loop_work, 0,
-                    lr->codeptr, frame);
+  /* The POMP group of a combined construct's worksharing leaf. */
+  int bucket = lr->loop_work == ompt_work_sections ? BRIDGE_B_WORKSHARE_EE
+                                                   : BRIDGE_B_LOOP_EE;
+  if (lr->loop_work)
+    bridge_work_begin(bucket, (ompt_work_t)lr->loop_work, 0, lr->codeptr,
+                      frame);
   lr->fn(lr->data);
-  bridge_work_end(BRIDGE_B_LOOP_EE, (ompt_work_t)lr->loop_work, lr->codeptr,
-                  frame);
+  if (lr->loop_work)
+    bridge_work_end(bucket, (ompt_work_t)lr->loop_work, lr->codeptr, frame);
   bridge_parallel_left(&lr->team, lr->codeptr, frame);
   leaf.codeptr = outer;
   __asm__ __volatile__(""); /* keep this frame until the end */
 }
 
-/* Whether this call starts a leaf region to report (then *lr is set up and
- * parallel_begin delivered). */
+/* Whether this call starts a region to report around its function (then
+ * *lr is set up and parallel_begin delivered): a leaf, or a region no
+ * instrumented construct announced.  caller: the return address of the
+ * program's call of the entry; work: the loop the entry shares out in the
+ * region (ompt_work_t), 0 for none. */
 static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
-                      unsigned num_threads, void *frame) {
+                      unsigned num_threads, void *frame, const void *caller,
+                      int work) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (!leaf.codeptr || !bridge_active || (t && t->fork_pending))
+  if (!bridge_active || (t && t->fork_pending))
     return 0;
   lr->fn = fn;
   lr->data = data;
-  lr->codeptr = leaf.codeptr;
-  lr->loop_work = leaf.loop_work;
-  /* With a dist_schedule chunk size, each region is the team's next
-   * distribute chunk (bridge_loop.c). */
-  bridge_distribute_region_start(frame);
+  int leaf_region = leaf.codeptr != NULL;
+  if (leaf_region) {
+    lr->codeptr = leaf.codeptr;
+    lr->loop_work = leaf.loop_work;
+    /* With a dist_schedule chunk size, each region is the team's next
+     * distribute chunk (bridge_loop.c). */
+    bridge_distribute_region_start(frame);
+  } else {
+    lr->codeptr = caller;
+    lr->loop_work = work;
+  }
   /* GCC passes 1 for if(false), 0 for the default team size. */
   int requested = num_threads           ? (int)num_threads
                   : omp_get_max_threads ? omp_get_max_threads()
                                         : 1;
   bridge_parallel_enter(&lr->team, requested, 0, lr->codeptr, frame);
+  /* Before libgomp starts the team, which orders it before its reads. */
+  bridge_team_t *team = (bridge_team_t *)(void *)&lr->team;
+  team->opaque = !leaf_region;
   t = bridge_thread_peek();
   if (t && t->fork_pending)
     bridge_fork_deliver(t);
@@ -172,12 +199,12 @@ static void region_run(void *arg) {
 }
 
 /* With a tool active: an instrumented construct's region (its fork is
- * pending on this thread) or a leaf region to report.  Apart from
- * GOMP_parallel so that the entry point without a tool is a load, a branch
- * and a tail call into libgomp. */
+ * pending on this thread) or a region to report around its function.
+ * Apart from GOMP_parallel so that the entry point without a tool is a
+ * load, a branch and a tail call into libgomp. */
 static __attribute__((noinline)) void
 parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
-                  unsigned flags, void *frame) {
+                  unsigned flags, void *frame, const void *caller) {
   bridge_thread_t *t = bridge_thread_peek();
   bridge_team_t *team = t ? t->fork_pending : NULL;
   if (team)
@@ -193,7 +220,7 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
     return;
   }
   leaf_region_t lr;
-  if (leaf_begin(&lr, fn, data, num_threads, frame)) {
+  if (leaf_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
     real_parallel(leaf_body, &lr, num_threads, flags);
     bridge_parallel_exit(&lr.team, lr.codeptr, frame);
     return;
@@ -205,7 +232,8 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel)(void (*fn)(void *), void *data,
                                            unsigned num_threads,
                                            unsigned flags) {
   if (__builtin_expect(bridge_active || !real_parallel, 0)) {
-    parallel_observed(fn, data, num_threads, flags, BRIDGE_FRAME());
+    parallel_observed(fn, data, num_threads, flags, BRIDGE_FRAME(),
+                      __builtin_return_address(0));
     __asm__ __volatile__(""); /* frame passed: no tail call */
     return;
   }
@@ -213,24 +241,26 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel)(void (*fn)(void *), void *data,
 }
 
 /* The combined entries that start a region and its loop's work share (GCC
- * uses them for a runtime-scheduled parallel loop; after instrumentation,
- * only for distribute parallel for). */
+ * uses them for a parallel loop with a schedule other than static, and for
+ * the parallel leaf of distribute parallel for with a runtime schedule;
+ * pomp-instr splits every other combined construct).  WORK: the loop's
+ * ompt_work_t when the region is reported as no instrumented construct's. */
 typedef void (*gomp_parallel_loop_t)(void (*)(void *), void *, unsigned, long,
                                      long, long, long, unsigned);
 typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
                                         long, long, long, unsigned);
 /* Both shapes share one body: ARGS are the loop arguments between the
  * team size and the flags. */
-#define PARALLEL_LOOP_ENTRY(name, type, params, args)                          \
+#define PARALLEL_LOOP_ENTRY(name, type, params, args, work)                    \
   GOMP_REAL_DECL(name);                                                        \
   static type real_##name;                                                     \
   static __attribute__((noinline)) void name##_observed(                       \
       void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
-      void *frame) {                                                           \
+      void *frame, const void *caller) {                                       \
     if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
       bridge_gomp_missing(#name);                                              \
     leaf_region_t lr;                                                          \
-    if (leaf_begin(&lr, fn, data, nt, frame)) {                                \
+    if (leaf_begin(&lr, fn, data, nt, frame, caller, (work))) {               \
       real_##name(leaf_body, &lr, nt, args, flags);                            \
       bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
       return;                                                                  \
@@ -240,28 +270,36 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
   GOMP_EXPORT void GOMP_ENTRY(name)(void (*fn)(void *), void *data,            \
                                     unsigned nt, params, unsigned flags) {     \
     if (__builtin_expect(bridge_active || !real_##name, 0)) {                  \
-      name##_observed(fn, data, nt, args, flags, BRIDGE_FRAME());              \
+      name##_observed(fn, data, nt, args, flags, BRIDGE_FRAME(),               \
+                      __builtin_return_address(0));                            \
       __asm__ __volatile__("");                                                \
       return;                                                                  \
     }                                                                          \
     real_##name(fn, data, nt, args, flags);                                    \
   }
 #define COMMA ,
-#define PARALLEL_LOOP(name)                                                    \
+#define PARALLEL_LOOP(name, work)                                              \
   PARALLEL_LOOP_ENTRY(name, gomp_parallel_loop_t,                              \
                       long s COMMA long e COMMA long i COMMA long ch,          \
-                      s COMMA e COMMA i COMMA ch)
+                      s COMMA e COMMA i COMMA ch, work)
 #define PARALLEL_LOOP_RT(name)                                                 \
   PARALLEL_LOOP_ENTRY(name, gomp_parallel_loop_rt_t,                           \
-                      long s COMMA long e COMMA long i, s COMMA e COMMA i)
-PARALLEL_LOOP(GOMP_parallel_loop_static)
-PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
-PARALLEL_LOOP(GOMP_parallel_loop_guided)
-PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
-PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+                      long s COMMA long e COMMA long i, s COMMA e COMMA i,     \
+                      bridge_loop_work_runtime())
+PARALLEL_LOOP(GOMP_parallel_loop_static, ompt_work_loop_static)
+PARALLEL_LOOP(GOMP_parallel_loop_dynamic, ompt_work_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_guided, ompt_work_loop_guided)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic, ompt_work_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided, ompt_work_loop_guided)
 PARALLEL_LOOP_RT(GOMP_parallel_loop_runtime)
 PARALLEL_LOOP_RT(GOMP_parallel_loop_nonmonotonic_runtime)
 PARALLEL_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+/* parallel sections, whose threads take their sections from
+ * GOMP_sections_next: the sections' work around the region's function. */
+typedef void (*gomp_parallel_sections_t)(void (*)(void *), void *, unsigned,
+                                         unsigned, unsigned);
+PARALLEL_LOOP_ENTRY(GOMP_parallel_sections, gomp_parallel_sections_t,
+                    unsigned count, count, ompt_work_sections)
 
 GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
                                                           void *data,

@@ -147,7 +147,13 @@ static bridge_thread_t *reporting_thread_internal(void) {
    * run its first statement yet (Parallel_begin clears early_begun): the
    * only barrier there is GCC's after a copyin by reference. */
   int copyin = cur && (cur->flags & ompt_task_implicit) && cur->early_begun;
-  if (!in_work && !copyin) {
+  /* In a region reported from libgomp's entry (bridge_gomp.c) every
+   * barrier is one no POMP event reports: a barrier directive or a
+   * worksharing construct's implicit barrier of code pomp-cc did not
+   * compile, which libgomp's entry does not tell apart. */
+  int opaque = cur && (cur->flags & ompt_task_implicit) && cur->team &&
+               cur->team->opaque;
+  if (!in_work && !copyin && !opaque) {
     if (!copyprivate_open)
       return NULL;
     copyprivate_open--;

@@ -167,6 +167,9 @@ typedef struct bridge_team {
    * them activated the cancellation of the region. */
   struct bridge_task *_Atomic discardable;
   atomic_int cancelled;
+  /* Reported from libgomp's entry, no instrumented construct announced it
+   * (bridge_gomp.c): its barriers are reported from GOMP_barrier. */
+  int opaque;
 } bridge_team_t;
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),

@@ -68,7 +68,8 @@ int main(int argc, char **argv) {
 #pragma omp ordered
       ord += i;
     }
-    /* 10 chunks of 1; each runs an uninstrumented dynamic loop */
+    /* 10 chunks of 1; each runs an uninstrumented dynamic loop, whose
+     * region libpompt reports from libgomp's entry */
 #pragma omp for schedule(dynamic, 1) reduction(+ : inner)
     for (int i = 0; i < 10; i++)
       inner += inner_sum(i + 2);

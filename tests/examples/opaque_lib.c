@@ -1,0 +1,88 @@
+/*
+ * opaque_lib.c -- OpenMP code that pomp-cc does not compile: built into a
+ * shared library with plain gcc -fopenmp, called by opaque_main.c (built
+ * with pomp-cc).  libpompt sees these regions only through libgomp's
+ * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
+ * GOMP_barrier) and reports them as a native runtime would: parallel
+ * regions, implicit tasks and their end barriers, the barriers, the
+ * combined constructs' work.
+ */
+#include <omp.h>
+
+#include "opaque_lib.h"
+
+/* A region with a barrier directive and a single construct (whose end
+ * barrier is GOMP_barrier too): two barriers per thread. */
+long opaque_barriers(void) {
+  long s = 0;
+#pragma omp parallel reduction(+ : s)
+  {
+    s += omp_get_thread_num() + 1;
+#pragma omp barrier
+#pragma omp single
+    s += 100;
+  }
+  return s;
+}
+
+/* Parallel loops: GCC starts their regions with GOMP_parallel and shares
+ * the iterations out with GOMP_loop_*_start / _next, which libpompt
+ * observes only in the units pomp-instr instrumented at the chunk level:
+ * the regions are reported, the loops' work is not. */
+long opaque_dynamic(int n) {
+  long s = 0;
+#pragma omp parallel for schedule(dynamic, 2) reduction(+ : s)
+  for (int i = 0; i < n; i++)
+    s += i;
+  return s;
+}
+
+long opaque_runtime(int n) {
+  long s = 0;
+#pragma omp parallel for schedule(runtime) reduction(+ : s)
+  for (int i = 0; i < n; i++)
+    s += 2 * i;
+  return s;
+}
+
+/* Loops GCC starts with the combined entries GOMP_parallel_loop_* (no
+ * data shared with the region, bounds known before it): the region is
+ * reported with the loop as work, of the entry's schedule, or of the
+ * run-sched-var for schedule(runtime). */
+static long filled[OPAQUE_FILL];
+
+long opaque_fill(void) {
+#pragma omp parallel for schedule(dynamic, 2)
+  for (int i = 0; i < OPAQUE_FILL; i++)
+    filled[i] = i;
+#pragma omp parallel for schedule(runtime)
+  for (int i = 0; i < OPAQUE_FILL; i++)
+    filled[i] += i;
+  long s = 0;
+  for (int i = 0; i < OPAQUE_FILL; i++)
+    s += filled[i];
+  return s;
+}
+
+/* parallel sections, which GCC starts with GOMP_parallel_sections: the
+ * region, with the sections' work on each thread. */
+static long left, right;
+
+long opaque_sections(void) {
+#pragma omp parallel sections
+  {
+#pragma omp section
+    left = 1;
+#pragma omp section
+    right = 2;
+  }
+  return left + right;
+}
+
+/* A region whose threads run the caller's (instrumented) code. */
+long opaque_call(long (*fn)(int), int arg) {
+  long s = 0;
+#pragma omp parallel reduction(+ : s)
+  s += fn(arg);
+  return s;
+}

@@ -1,0 +1,11 @@
+/* opaque_lib.h -- the library of opaque_lib.c (not compiled by pomp-cc). */
+#ifndef OPAQUE_LIB_H
+#define OPAQUE_LIB_H
+long opaque_barriers(void);
+long opaque_dynamic(int n);
+long opaque_runtime(int n);
+#define OPAQUE_FILL 100
+long opaque_fill(void);
+long opaque_sections(void);
+long opaque_call(long (*fn)(int), int arg);
+#endif
