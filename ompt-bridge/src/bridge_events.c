@@ -279,8 +279,12 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   bridge_storage_fresh(team, sizeof *team);
   BRIDGE_TEAM_SET(team->parallel_data.value, 0);
   BRIDGE_TEAM_SET(team->encountering, enc);
-  BRIDGE_TEAM_SET(team->pool_primary,
-                  enc && (enc->flags & ompt_task_initial) ? t : NULL);
+  int discarded = bridge_target_running_here();
+  BRIDGE_TEAM_SET(team->pool_discarded, discarded);
+  BRIDGE_TEAM_SET(team->pool_primary, enc && (enc->flags & ompt_task_initial) &&
+                                              !discarded
+                                          ? t
+                                          : NULL);
   BRIDGE_TEAM_SET(team->codeptr, codeptr);
   BRIDGE_TEAM_SET(team->requested, if_false ? 1 : requested);
   BRIDGE_TEAM_SET(team->flags,
@@ -347,6 +351,8 @@ void bridge_fork_deliver(bridge_thread_t *t) {
 static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
                       int size) {
   bridge_thread_t *primary = team->pool_primary;
+  if (num != 0 && team->pool_discarded)
+    atomic_store_explicit(&t->leaving, 1, memory_order_relaxed);
   /* Read by the finalising thread (relaxed: only after every region). */
   if (num == 0) {
     if (primary && size > 1)

@@ -170,6 +170,10 @@ typedef struct bridge_team {
   /* Reported from libgomp's entry, no instrumented construct announced it
    * (bridge_gomp.c): its barriers are reported from GOMP_barrier. */
   int opaque;
+  /* Started inside a target region that runs on the host: libgomp's host
+   * fallback gives the region a pool of its own and discards it, its
+   * threads exiting, when the target region ends. */
+  int pool_discarded;
 } bridge_team_t;
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
@@ -179,7 +183,7 @@ _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
  * name, since the record is not cleared first (below): a field added here
  * must be set there too. */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(bridge_team_t) == 80,
+_Static_assert(sizeof(bridge_team_t) == 88,
                "a field was added to bridge_team_t: set it in parallel_enter");
 #endif
 
@@ -308,6 +312,11 @@ typedef struct bridge_thread {
   struct bridge_thread *pool_primary;
   int pool_num;
   int pool_size;
+  /* A worker of a team whose pool libgomp discards when the target region
+   * that ran it on the host ends (bridge_team_t's pool_discarded): the
+   * thread exits on its own then; finalisation waits for it to have ended
+   * itself, whatever the kernel says of it at that moment. */
+  atomic_int leaving;
 } bridge_thread_t;
 
 /* ---- Callback tables -----------------------------------------------------
@@ -337,6 +346,9 @@ void bridge_inquiry_init(void);
 /* The work type of a loop with schedule(runtime) begun now: the encountering
  * task's run-sched-var (BRIDGE_WORK_LOOP_RUNTIME; bridge_loop.c). */
 ompt_work_t bridge_loop_work_runtime(void);
+/* Whether the calling thread runs a target region on the host now
+ * (bridge_target.c: between its enter and exit events). */
+int bridge_target_running_here(void);
 
 static inline ompt_callback_t bridge_active_in(int bucket,
                                                ompt_callbacks_t which) {

@@ -220,6 +220,10 @@ static void pop(void) {
   atomic_signal_fence(memory_order_seq_cst);
 }
 
+int bridge_target_running_here(void) {
+  return tdepth > 0;
+}
+
 int bridge_target_info(uint64_t *device_num, ompt_id_t *target_id,
                        ompt_id_t *host_op_id) {
   int d = tdepth;

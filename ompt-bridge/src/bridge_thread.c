@@ -387,6 +387,10 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
   int ended = atomic_load(&t->ended);
   if (ended == 1) /* thread_end sets the state undefined when done */
     return bridge_get_state(t, NULL) != ompt_state_undefined;
+  /* Released by libgomp with its pool (a target region's host fallback):
+   * on its way out, maybe asleep on a lock of its exit. */
+  if (atomic_load_explicit(&t->leaving, memory_order_relaxed))
+    return ended == 0;
   /* Docked in the finalising thread's pool, which keeps it: runnable while
    * it spins (an active wait policy), but never on its way out.  Past the
    * pool's last team, libgomp released it: it is on its way out whatever

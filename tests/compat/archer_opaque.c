@@ -1,0 +1,66 @@
+/*
+ * archer_opaque.c -- a race-free program for Archer whose synchronisation
+ * lies in OpenMP code pomp-instr does not instrument: a parallel region
+ * inside a target region (device code, not instrumented, run here by
+ * libgomp's host fallback when no device is present), and one marked
+ * noinstrument.  Each thread writes its part of an array before a barrier
+ * and reads the others' after it; the end barrier of the region orders the
+ * writes before the sum the encountering thread takes.  Archer must report
+ * nothing; it does only if libpompt reports these regions and barriers from
+ * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
+ *
+ *   archer_opaque R      (R repetitions)
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 64
+
+/* Every thread writes its share, then, after the barrier, reads all. */
+static long share_then_sum(long *a) {
+  long total = 0;
+#pragma omp parallel reduction(+ : total)
+  {
+    int me = omp_get_thread_num(), n = omp_get_num_threads();
+    for (int i = me; i < N; i += n)
+      a[i] = i;
+#pragma omp barrier
+    for (int i = 0; i < N; i++)
+      total += a[i];
+  }
+  return total;
+}
+
+int main(int argc, char **argv) {
+  int reps = argc > 1 ? atoi(argv[1]) : 10;
+  long bad = 0;
+  for (int r = 0; r < reps; r++) {
+    long a[N] = {0}, b[N] = {0}, t1 = 0, t2, last = 0;
+#pragma omp target map(tofrom : a, t1, last)
+    {
+#pragma omp parallel
+      {
+        int me = omp_get_thread_num(), n = omp_get_num_threads();
+        for (int i = me; i < N; i += n)
+          a[i] = i + r;
+#pragma omp barrier
+#pragma omp single
+        for (int i = 0; i < N; i++)
+          t1 += a[i];
+      }
+      last = a[N - 1]; /* after the region's end barrier */
+    }
+#ifdef _POMP
+#pragma pomp noinstrument
+#endif
+    t2 = share_then_sum(b);
+#ifdef _POMP
+#pragma pomp instrument
+#endif
+    bad += t1 != (long)N * (N - 1) / 2 + (long)N * r || last != N - 1 + r;
+    bad += t2 % ((long)N * (N - 1) / 2) != 0;
+  }
+  printf("archer_opaque: %s\n", bad ? "wrong sums" : "ok");
+  return bad != 0;
+}
