@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
 #include "bridge_runtime.h"
 
@@ -281,10 +282,9 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   BRIDGE_TEAM_SET(team->encountering, enc);
   int discarded = bridge_target_running_here();
   BRIDGE_TEAM_SET(team->pool_discarded, discarded);
-  BRIDGE_TEAM_SET(team->pool_primary, enc && (enc->flags & ompt_task_initial) &&
-                                              !discarded
-                                          ? t
-                                          : NULL);
+  BRIDGE_TEAM_SET(team->pool_primary,
+                  enc && (enc->flags & ompt_task_initial) && !discarded ? t
+                                                                        : NULL);
   BRIDGE_TEAM_SET(team->codeptr, codeptr);
   BRIDGE_TEAM_SET(team->requested, if_false ? 1 : requested);
   BRIDGE_TEAM_SET(team->flags,
@@ -2401,12 +2401,20 @@ task_handed_end(bridge_task_t *rec, unsigned gen, void *frame) {
   bridge_task_returned(rec, gen, frame, 1);
 }
 
-void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
-                            void (*fn)(void *), void *block) {
+BRIDGE_TRAMPOLINE void bridge_task_handed_run(bridge_task_t *rec, unsigned gen,
+                                              void (*fn)(void *), void *block) {
   void *frame = BRIDGE_FRAME_KEPT(); /* this routine calls fn */
   task_begin_early(rec, gen, frame, 0, block);
   fn(block);
   task_handed_end(rec, gen, frame);
+}
+
+const void *bridge_region_codeptr(void) {
+  bridge_thread_t *t = bridge_thread_peek();
+  for (bridge_task_t *k = t ? t->cur : NULL; k; k = k->below)
+    if (k->flags & ompt_task_implicit)
+      return k->codeptr;
+  return NULL;
 }
 
 void bridge_task_left_cancelled(void) {

@@ -125,7 +125,7 @@ typedef struct leaf_region {
 
 /* The region's function on each of its threads: the implicit task, and its
  * share of the loop as the worksharing-loop leaf. */
-static void leaf_body(void *arg) {
+BRIDGE_TRAMPOLINE static void leaf_body(void *arg) {
   leaf_region_t *lr = arg;
   void *frame = BRIDGE_FRAME_KEPT();
   const void *outer = leaf.codeptr; /* a region inside is not the leaf */
@@ -186,7 +186,7 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
 /* A region of an instrumented parallel construct: its function runs on
  * each thread of the team after the thread's implicit task began.  The
  * function and its data travel in the team's record. */
-static void region_run(void *arg) {
+BRIDGE_TRAMPOLINE static void region_run(void *arg) {
   bridge_team_t *team = arg;
   void (*fn)(void *) = team->region_fn;
   void *data = team->region_data;
@@ -233,7 +233,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel)(void (*fn)(void *), void *data,
                                            unsigned flags) {
   if (__builtin_expect(bridge_active || !real_parallel, 0)) {
     parallel_observed(fn, data, num_threads, flags, BRIDGE_FRAME(),
-                      __builtin_return_address(0));
+                      gomp_codeptr(__builtin_return_address(0)));
     __asm__ __volatile__(""); /* frame passed: no tail call */
     return;
   }
@@ -260,7 +260,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
     if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
       bridge_gomp_missing(#name);                                              \
     leaf_region_t lr;                                                          \
-    if (leaf_begin(&lr, fn, data, nt, frame, caller, (work))) {               \
+    if (leaf_begin(&lr, fn, data, nt, frame, caller, (work))) {                \
       real_##name(leaf_body, &lr, nt, args, flags);                            \
       bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
       return;                                                                  \
@@ -271,7 +271,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
                                     unsigned nt, params, unsigned flags) {     \
     if (__builtin_expect(bridge_active || !real_##name, 0)) {                  \
       name##_observed(fn, data, nt, args, flags, BRIDGE_FRAME(),               \
-                      __builtin_return_address(0));                            \
+                      gomp_codeptr(__builtin_return_address(0)));              \
       __asm__ __volatile__("");                                                \
       return;                                                                  \
     }                                                                          \
@@ -318,9 +318,6 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
 }
 
 /* ---- Tasks ------------------------------------------------------------- */
-
-/* GCC's flag of a task with a detach clause (gomp-constants.h). */
-#define GOMP_TASK_FLAG_DETACH (1u << 13)
 
 /* The start of the block libgomp gets: the first word is where libgomp
  * writes a detachable task's event handle (into the block it is given, and
@@ -374,7 +371,7 @@ static void task_copy(void *dst, void *src) {
 /* The task's function, on the thread that runs it.  A task its construct
  * handed over makes no call of its own: it begins and ends around its
  * function (bridge_task_handed_run). */
-static void task_run(void *arg) {
+BRIDGE_TRAMPOLINE static void task_run(void *arg) {
   task_hdr_t *h = arg;
   void *block = (char *)arg + h->off;
   if (h->event) {
@@ -462,6 +459,19 @@ void task_observed(void (*fn)(void *), void *data,
       t = bridge_self;
       handed = rec != NULL;
     }
+  } else if (!rec && arg_size >= 0 && bridge_fork_deferred &&
+             !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH))) {
+    /* No instrumented construct announced this task (every one hands its
+     * task over, or has its creation pending): code pomp-cc did not
+     * compile.  It is created and run as a handed task, without a
+     * construct's region (doc/ompt-mapping.md, "Code pomp-cc did not
+     * compile"); one with dependences or a detach clause runs unreported
+     * (the entry's dependence array and event handle are libgomp's). */
+    rec = bridge_task_handed_create(&hd, gomp_task_pomp_flags(flags, if_clause),
+                                    gomp_codeptr(__builtin_return_address(0)),
+                                    frame);
+    t = bridge_self;
+    handed = rec != NULL;
   }
 #endif
   if (!rec || arg_size < 0) {

@@ -19,6 +19,10 @@
 #ifndef BRIDGE_GOMP_ENTRY_H
 #define BRIDGE_GOMP_ENTRY_H
 
+#include <stdint.h>
+
+#include "pomp.h"
+
 /* Declares __real_<name> (a weak reference; unused in the shared build).
  * void (void) converts to any function pointer type without a warning. */
 #define GOMP_REAL_DECL(name)                                                   \
@@ -100,5 +104,54 @@ static inline void (*bridge_gomp_checked(const char *name,
 #define GOMP_JUMP_SLOT(T, var, sym, resolve)                                   \
   extern T var __asm__(sym);                                                   \
   __attribute__((used)) T var = resolve
+
+/* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */
+#define GOMP_TASK_FLAG_UNTIED (1u << 0)
+#define GOMP_TASK_FLAG_FINAL (1u << 1)
+#define GOMP_TASK_FLAG_MERGEABLE (1u << 2)
+#define GOMP_TASK_FLAG_DEPEND (1u << 3)
+#define GOMP_TASK_FLAG_UP (1u << 8)
+#define GOMP_TASK_FLAG_GRAINSIZE (1u << 9)
+#define GOMP_TASK_FLAG_IF (1u << 10)
+#define GOMP_TASK_FLAG_NOGROUP (1u << 11)
+#define GOMP_TASK_FLAG_REDUCTION (1u << 12)
+#define GOMP_TASK_FLAG_DETACH (1u << 13)
+#define GOMP_TASK_FLAG_STRICT (1u << 14)
+
+/* The POMP_TASK_* flags of a task libgomp's entry creates, from its flags
+ * and whether it is deferrable (if clause). */
+static inline int gomp_task_pomp_flags(unsigned flags, int deferrable) {
+  return (flags & GOMP_TASK_FLAG_UNTIED ? POMP_TASK_UNTIED : 0) |
+         (flags & GOMP_TASK_FLAG_FINAL ? POMP_TASK_FINAL : 0) |
+         (flags & GOMP_TASK_FLAG_MERGEABLE ? POMP_TASK_MERGEABLE : 0) |
+         (deferrable ? 0 : POMP_TASK_UNDEFERRED);
+}
+
+/* The routines that call the program's outlined functions (libpompt's
+ * trampolines) are placed in one section: an outlined function that ends
+ * in a tail call of a libgomp entry (GCC's code for a region whose last
+ * statement is a barrier, a task, a nested region) makes the entry's
+ * return address one in a trampoline, not in the program. */
+#define BRIDGE_TRAMPOLINE __attribute__((section("pompt_trampolines")))
+extern const char __start_pompt_trampolines[]
+    __attribute__((visibility("hidden")));
+extern const char __stop_pompt_trampolines[]
+    __attribute__((visibility("hidden")));
+
+/* The codeptr_ra of the construct of the calling thread's innermost
+ * implicit task (bridge_events.c), NULL for none. */
+const void *bridge_region_codeptr(void);
+
+/* The codeptr_ra of a libgomp entry whose return address is ra.  When the
+ * program's function reached the entry by a tail call from a trampoline
+ * the call site is gone: the region's construct stands for it, the code
+ * the entry was called from being that region's function. */
+static inline const void *gomp_codeptr(const void *ra) {
+  uintptr_t a = (uintptr_t)ra;
+  return a >= (uintptr_t)__start_pompt_trampolines &&
+                 a < (uintptr_t)__stop_pompt_trampolines
+             ? bridge_region_codeptr()
+             : ra;
+}
 
 #endif /* BRIDGE_GOMP_ENTRY_H */

@@ -176,7 +176,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_barrier)(void) {
   gomp_barrier_t real = real_barrier;
   if (__builtin_expect(bridge_active || !real, 0) &&
       !(real && in_reported_barrier(bridge_thread_peek()))) {
-    barrier_slow(__builtin_return_address(0), BRIDGE_FRAME());
+    barrier_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
     return;
   }
   real();
@@ -207,7 +207,8 @@ static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_barrier_cancel)(void) {
   gomp_barrier_cancel_t real = real_barrier_cancel;
   if (__builtin_expect(bridge_active || !real, 0))
-    return barrier_cancel_slow(__builtin_return_address(0), BRIDGE_FRAME());
+    return barrier_cancel_slow(gomp_codeptr(__builtin_return_address(0)),
+                               BRIDGE_FRAME());
   return real();
 }
 

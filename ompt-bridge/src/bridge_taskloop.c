@@ -52,17 +52,6 @@
 
 extern int omp_get_num_threads(void) __attribute__((weak));
 
-/* GCC's taskloop flags (gomp-constants.h). */
-#define GOMP_TASK_FLAG_UNTIED (1u << 0)
-#define GOMP_TASK_FLAG_FINAL (1u << 1)
-#define GOMP_TASK_FLAG_MERGEABLE (1u << 2)
-#define GOMP_TASK_FLAG_UP (1u << 8)
-#define GOMP_TASK_FLAG_GRAINSIZE (1u << 9)
-#define GOMP_TASK_FLAG_IF (1u << 10)
-#define GOMP_TASK_FLAG_NOGROUP (1u << 11)
-#define GOMP_TASK_FLAG_REDUCTION (1u << 12)
-#define GOMP_TASK_FLAG_STRICT (1u << 14)
-
 /* The construct whose GOMP_taskloop call comes next on this thread. */
 static __thread const void *armed_codeptr
     __attribute__((tls_model("initial-exec")));
@@ -256,16 +245,8 @@ static long task_index(const tl_header_t *hd, uint64_t l) {
 }
 
 static int pomp_flags_of(unsigned flags) {
-  int f = POMP_TASK_TASKLOOP;
-  if (flags & GOMP_TASK_FLAG_UNTIED)
-    f |= POMP_TASK_UNTIED;
-  if (flags & GOMP_TASK_FLAG_FINAL)
-    f |= POMP_TASK_FINAL;
-  if (flags & GOMP_TASK_FLAG_MERGEABLE)
-    f |= POMP_TASK_MERGEABLE;
-  if (!(flags & GOMP_TASK_FLAG_IF))
-    f |= POMP_TASK_UNDEFERRED;
-  return f;
+  return POMP_TASK_TASKLOOP |
+         gomp_task_pomp_flags(flags, (flags & GOMP_TASK_FLAG_IF) != 0);
 }
 
 static void create(POMP_Task_t *task, const tl_header_t *hd) {
@@ -274,7 +255,7 @@ static void create(POMP_Task_t *task, const tl_header_t *hd) {
 }
 
 /* The task function libgomp runs: one task of the taskloop. */
-static void tl_task(void *arg) {
+BRIDGE_TRAMPOLINE static void tl_task(void *arg) {
   tl_header_t *hd = arg;
   void *user = (char *)arg + hd->user_off;
   memcpy(user, hd->bounds, sizeof hd->bounds);

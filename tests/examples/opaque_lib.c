@@ -3,9 +3,9 @@
  * shared library with plain gcc -fopenmp, called by opaque_main.c (built
  * with pomp-cc).  libpompt sees these regions only through libgomp's
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
- * GOMP_barrier) and reports them as a native runtime would: parallel
- * regions, implicit tasks and their end barriers, the barriers, the
- * combined constructs' work.
+ * GOMP_barrier, GOMP_task) and reports them as a native runtime would:
+ * parallel regions, implicit tasks and their end barriers, the barriers,
+ * the combined constructs' work, explicit tasks.
  */
 #include <omp.h>
 
@@ -77,6 +77,25 @@ long opaque_sections(void) {
     right = 2;
   }
   return left + right;
+}
+
+/* Tasks created by one thread of a region, which the team runs (in the
+ * single construct's end barrier, GOMP_barrier): each is created and run
+ * through libgomp's GOMP_task, reported as an instrumented task would be. */
+long opaque_tasks(int n) {
+  long done[OPAQUE_TASKS] = {0};
+  if (n > OPAQUE_TASKS)
+    n = OPAQUE_TASKS;
+#pragma omp parallel
+#pragma omp single
+  for (int i = 0; i < n; i++) {
+#pragma omp task firstprivate(i) shared(done)
+    done[i] = i + 1;
+  }
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    s += done[i];
+  return s;
 }
 
 /* A region whose threads run the caller's (instrumented) code. */

@@ -7,5 +7,7 @@ long opaque_runtime(int n);
 #define OPAQUE_FILL 100
 long opaque_fill(void);
 long opaque_sections(void);
+#define OPAQUE_TASKS 64
+long opaque_tasks(int n);
 long opaque_call(long (*fn)(int), int arg);
 #endif

@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
     total += opaque_runtime(100);
     total += opaque_fill();
     total += opaque_sections();
+    total += opaque_tasks(10);
     total += opaque_call(orphan, 50) > 0;
   }
   long nested = 0;
