@@ -280,17 +280,21 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   bridge_storage_fresh(team, sizeof *team);
   BRIDGE_TEAM_SET(team->parallel_data.value, 0);
   BRIDGE_TEAM_SET(team->encountering, enc);
-  int discarded = bridge_target_running_here();
-  BRIDGE_TEAM_SET(team->pool_discarded, discarded);
-  BRIDGE_TEAM_SET(team->pool_primary,
-                  enc && (enc->flags & ompt_task_initial) && !discarded ? t
-                                                                        : NULL);
+  /* An outermost team uses the primary's pool, unless a target region's
+   * host fallback gave it one of its own. */
+  bridge_thread_t *primary = enc && (enc->flags & ompt_task_initial) ? t : NULL;
+  int origin = 0;
+  if (__builtin_expect(bridge_target_depth > 0, 0) && primary) {
+    primary = NULL;
+    origin = BRIDGE_TEAM_POOL_DISCARDED;
+  }
+  BRIDGE_TEAM_SET(team->pool_primary, primary);
   BRIDGE_TEAM_SET(team->codeptr, codeptr);
   BRIDGE_TEAM_SET(team->requested, if_false ? 1 : requested);
   BRIDGE_TEAM_SET(team->flags,
                   ompt_parallel_invoker_runtime | ompt_parallel_team);
   BRIDGE_TEAM_SET(team->size, 0);
-  BRIDGE_TEAM_SET(team->opaque, 0);
+  BRIDGE_TEAM_SET(team->origin, origin);
   if (atomic_load_explicit(&team->discardable, memory_order_relaxed))
     atomic_store_explicit(&team->discardable, NULL, memory_order_relaxed);
   if (atomic_load_explicit(&team->cancelled, memory_order_relaxed))
@@ -351,14 +355,14 @@ void bridge_fork_deliver(bridge_thread_t *t) {
 static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
                       int size) {
   bridge_thread_t *primary = team->pool_primary;
-  if (num != 0 && team->pool_discarded)
-    atomic_store_explicit(&t->leaving, 1, memory_order_relaxed);
   /* Read by the finalising thread (relaxed: only after every region). */
   if (num == 0) {
     if (primary && size > 1)
       __atomic_store_n(&t->pool_size, size, __ATOMIC_RELAXED);
     return;
   }
+  if (team->origin & BRIDGE_TEAM_POOL_DISCARDED)
+    atomic_store_explicit(&t->leaving, 1, memory_order_relaxed);
   __atomic_store_n(&t->pool_primary, primary, __ATOMIC_RELAXED);
   __atomic_store_n(&t->pool_num, num, __ATOMIC_RELAXED);
 }

@@ -166,7 +166,7 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
      * distribute chunk (bridge_loop.c). */
     bridge_distribute_region_start(frame);
   } else {
-    lr->codeptr = caller;
+    lr->codeptr = gomp_codeptr(caller);
     lr->loop_work = work;
   }
   /* GCC passes 1 for if(false), 0 for the default team size. */
@@ -176,7 +176,8 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
   bridge_parallel_enter(&lr->team, requested, 0, lr->codeptr, frame);
   /* Before libgomp starts the team, which orders it before its reads. */
   bridge_team_t *team = (bridge_team_t *)(void *)&lr->team;
-  team->opaque = !leaf_region;
+  if (!leaf_region)
+    team->origin |= BRIDGE_TEAM_OPAQUE;
   t = bridge_thread_peek();
   if (t && t->fork_pending)
     bridge_fork_deliver(t);
@@ -233,7 +234,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel)(void (*fn)(void *), void *data,
                                            unsigned flags) {
   if (__builtin_expect(bridge_active || !real_parallel, 0)) {
     parallel_observed(fn, data, num_threads, flags, BRIDGE_FRAME(),
-                      gomp_codeptr(__builtin_return_address(0)));
+                      __builtin_return_address(0));
     __asm__ __volatile__(""); /* frame passed: no tail call */
     return;
   }
@@ -271,7 +272,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
                                     unsigned nt, params, unsigned flags) {     \
     if (__builtin_expect(bridge_active || !real_##name, 0)) {                  \
       name##_observed(fn, data, nt, args, flags, BRIDGE_FRAME(),               \
-                      gomp_codeptr(__builtin_return_address(0)));              \
+                      __builtin_return_address(0));                            \
       __asm__ __volatile__("");                                                \
       return;                                                                  \
     }                                                                          \
@@ -467,9 +468,12 @@ void task_observed(void (*fn)(void *), void *data,
      * construct's region (doc/ompt-mapping.md, "Code pomp-cc did not
      * compile"); one with dependences or a detach clause runs unreported
      * (the entry's dependence array and event handle are libgomp's). */
-    rec = bridge_task_handed_create(&hd, gomp_task_pomp_flags(flags, if_clause),
-                                    gomp_codeptr(__builtin_return_address(0)),
-                                    frame);
+    /* The general path bridge_task_handed_create takes when it must, so
+     * that the handed path's call stays the one it inlines. */
+    hd.how = BRIDGE_HANDED_GENERAL;
+    rec = (bridge_task_t *)bridge_task_create_begin_word(
+        gomp_task_pomp_flags(flags, if_clause),
+        gomp_codeptr(__builtin_return_address(0)), frame);
     t = bridge_self;
     handed = rec != NULL;
   }

@@ -152,7 +152,7 @@ static bridge_thread_t *reporting_thread_internal(void) {
    * worksharing construct's implicit barrier of code pomp-cc did not
    * compile, which libgomp's entry does not tell apart. */
   int opaque = cur && (cur->flags & ompt_task_implicit) && cur->team &&
-               cur->team->opaque;
+               (cur->team->origin & BRIDGE_TEAM_OPAQUE);
   if (!in_work && !copyin && !opaque) {
     if (!copyprivate_open)
       return NULL;

@@ -167,14 +167,14 @@ typedef struct bridge_team {
    * them activated the cancellation of the region. */
   struct bridge_task *_Atomic discardable;
   atomic_int cancelled;
-  /* Reported from libgomp's entry, no instrumented construct announced it
-   * (bridge_gomp.c): its barriers are reported from GOMP_barrier. */
-  int opaque;
-  /* Started inside a target region that runs on the host: libgomp's host
-   * fallback gives the region a pool of its own and discards it, its
-   * threads exiting, when the target region ends. */
-  int pool_discarded;
+  int origin; /* BRIDGE_TEAM_* below */
 } bridge_team_t;
+/* A team's origin: reported from libgomp's entry, no instrumented construct
+ * announced it (bridge_gomp.c: its barriers are reported from
+ * GOMP_barrier); started inside a target region that runs on the host,
+ * whose fallback gives the region a pool of its own and discards it, its
+ * threads exiting, when the target region ends. */
+enum { BRIDGE_TEAM_OPAQUE = 1, BRIDGE_TEAM_POOL_DISCARDED = 2 };
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
                "POMP_Team_t too small for the bridge's team record");
@@ -183,7 +183,7 @@ _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
  * name, since the record is not cleared first (below): a field added here
  * must be set there too. */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(bridge_team_t) == 88,
+_Static_assert(sizeof(bridge_team_t) == 80,
                "a field was added to bridge_team_t: set it in parallel_enter");
 #endif
 
@@ -313,7 +313,7 @@ typedef struct bridge_thread {
   int pool_num;
   int pool_size;
   /* A worker of a team whose pool libgomp discards when the target region
-   * that ran it on the host ends (bridge_team_t's pool_discarded): the
+   * that ran it on the host ends (BRIDGE_TEAM_POOL_DISCARDED): the
    * thread exits on its own then; finalisation waits for it to have ended
    * itself, whatever the kernel says of it at that moment. */
   atomic_int leaving;
@@ -346,9 +346,11 @@ void bridge_inquiry_init(void);
 /* The work type of a loop with schedule(runtime) begun now: the encountering
  * task's run-sched-var (BRIDGE_WORK_LOOP_RUNTIME; bridge_loop.c). */
 ompt_work_t bridge_loop_work_runtime(void);
-/* Whether the calling thread runs a target region on the host now
- * (bridge_target.c: between its enter and exit events). */
-int bridge_target_running_here(void);
+/* How many target regions the calling thread is running (bridge_target.c:
+ * between their enter and exit events; on the host, where it runs their
+ * code). */
+extern __thread volatile int bridge_target_depth
+    __attribute__((tls_model("initial-exec")));
 
 static inline ompt_callback_t bridge_active_in(int bucket,
                                                ompt_callbacks_t which) {

@@ -153,7 +153,8 @@ void bridge_devices_finalize(void) {
 typedef struct target_inst target_inst_t;
 static __thread target_inst_t *tstack[TSTACK]
     __attribute__((tls_model("initial-exec")));
-static __thread volatile int tdepth __attribute__((tls_model("initial-exec")));
+__thread volatile int bridge_target_depth
+    __attribute__((tls_model("initial-exec")));
 /* The id of the data operation or submission whose callbacks are being
  * delivered (the tool may change it in the begin callback). */
 static __thread ompt_id_t *volatile cur_host_op
@@ -207,26 +208,22 @@ static inline int present_bit(const target_inst_t *in, int i) {
 }
 
 static void push(target_inst_t *in) {
-  int d = tdepth;
+  int d = bridge_target_depth;
   if (d < TSTACK)
     tstack[d] = in;
   atomic_signal_fence(memory_order_seq_cst);
-  tdepth = d + 1;
+  bridge_target_depth = d + 1;
 }
 
 static void pop(void) {
-  if (tdepth > 0)
-    tdepth = tdepth - 1;
+  if (bridge_target_depth > 0)
+    bridge_target_depth = bridge_target_depth - 1;
   atomic_signal_fence(memory_order_seq_cst);
-}
-
-int bridge_target_running_here(void) {
-  return tdepth > 0;
 }
 
 int bridge_target_info(uint64_t *device_num, ompt_id_t *target_id,
                        ompt_id_t *host_op_id) {
-  int d = tdepth;
+  int d = bridge_target_depth;
   atomic_signal_fence(memory_order_seq_cst);
   if (d <= 0 || d > TSTACK)
     return 0;
@@ -688,11 +685,11 @@ void bridge_target_exit(POMP_Target_t *storage, const void *codeptr) {
   restore_state(t, in);
   finish(in, in->maps, in->nmaps);
   /* Pop this instance, and any that an early exit left behind. */
-  int dd = tdepth;
+  int dd = bridge_target_depth;
   while (dd > 0 && dd <= TSTACK && tstack[dd - 1] != in)
     dd--;
   if (dd > 0) {
-    tdepth = dd - 1;
+    bridge_target_depth = dd - 1;
     atomic_signal_fence(memory_order_seq_cst);
   }
   in->magic = 0;
