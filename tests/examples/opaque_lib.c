@@ -79,25 +79,22 @@ long opaque_sections(void) {
   return left + right;
 }
 
-/* Tasks created by one thread of a region, which the team runs: each is
- * created and run through libgomp's GOMP_task, reported as an instrumented
- * task would be; the creating thread waits for them (GOMP_taskwait), and
- * the single construct ends in a barrier (GOMP_barrier). */
+/* Tasks created by one thread of a region, which the team runs (in the
+ * single construct's end barrier, GOMP_barrier): each is created and run
+ * through libgomp's GOMP_task, reported as an instrumented task would be. */
 long opaque_tasks(int n) {
-  long done[OPAQUE_TASKS] = {0}, s = 0;
+  long done[OPAQUE_TASKS] = {0};
   if (n > OPAQUE_TASKS)
     n = OPAQUE_TASKS;
 #pragma omp parallel
 #pragma omp single
-  {
-    for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) {
 #pragma omp task firstprivate(i) shared(done)
-      done[i] = i + 1;
-    }
-#pragma omp taskwait
-    for (int i = 0; i < n; i++)
-      s += done[i];
+    done[i] = i + 1;
   }
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    s += done[i];
   return s;
 }
 
