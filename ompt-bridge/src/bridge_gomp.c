@@ -156,9 +156,13 @@ static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
   bridge_thread_t *t = bridge_thread_peek();
   if (!bridge_active || (t && t->fork_pending))
     return 0;
+  int leaf_region = leaf.codeptr != NULL;
+  /* Without deferred forks an instrumented construct's parallel_begin is
+   * delivered at its event, and no fork is pending here for it either. */
+  if (!leaf_region && !bridge_fork_deferred)
+    return 0;
   lr->fn = fn;
   lr->data = data;
-  int leaf_region = leaf.codeptr != NULL;
   if (leaf_region) {
     lr->codeptr = leaf.codeptr;
     lr->loop_work = leaf.loop_work;
