@@ -103,6 +103,39 @@ void bridge_gomp_missing(const char *entry) {
   abort();
 }
 
+void (*bridge_gomp_late(const char *entry))(void) {
+#ifndef POMPT_STATIC_LIB
+  /* A link with --as-needed (meson's default) drops libgomp when libpompt
+   * defines every libgomp entry the program calls (a region with a barrier
+   * and nothing else, say), though the program was built with -fopenmp.
+   * Loaded now, it runs the program; libpompt's own references to omp_*
+   * routines were resolved without it, at load time. */
+  static void *_Atomic gomp;
+  void *h = atomic_load(&gomp);
+  if (!h && (h = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL))) {
+    void *none = NULL;
+    if (atomic_compare_exchange_strong(&gomp, &none, h))
+      fprintf(stderr,
+              "pompt: the program calls libgomp's %s but its link dropped "
+              "libgomp (--as-needed drops it when libpompt defines every "
+              "libgomp entry the program calls); libpompt loaded it so "
+              "that the program runs, but thread numbers and team sizes "
+              "are unknown to libpompt: link with pomp-link, or name "
+              "-lgomp after -Wl,--no-as-needed\n",
+              entry);
+    else
+      h = none;
+  }
+  void *p = h ? dlsym(h, entry) : NULL;
+  if (p) {
+    void (*fn)(void);
+    memcpy(&fn, &p, sizeof fn); /* an object pointer to a function's */
+    return fn;
+  }
+#endif
+  bridge_gomp_missing(entry);
+}
+
 /* ---- Regions reported around their function ------------------------------
  * The parallel leaf of distribute parallel for, and every region that no
  * instrumented construct announced (no fork pending on the thread): code
@@ -216,7 +249,7 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
     bridge_fork_deliver(t);
   if (!real_parallel &&
       !(real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel)))
-    bridge_gomp_missing("GOMP_parallel");
+    real_parallel = (gomp_parallel_t)bridge_gomp_late("GOMP_parallel");
   if (team) { /* an instrumented parallel construct */
     /* parallel_enter made the record defined for memcheck */
     BRIDGE_TEAM_SET(team->region_fn, fn);
@@ -263,7 +296,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
       void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
       void *frame, const void *caller) {                                       \
     if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
-      bridge_gomp_missing(#name);                                              \
+      real_##name = (type)bridge_gomp_late(#name);                             \
     leaf_region_t lr;                                                          \
     if (leaf_begin(&lr, fn, data, nt, frame, caller, (work))) {                \
       real_##name(leaf_body, &lr, nt, args, flags);                            \
@@ -316,7 +349,8 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
   if (!real_parallel_reductions &&
       !(real_parallel_reductions =
             (gomp_parallel_reductions_t)GOMP_REAL(GOMP_parallel_reductions)))
-    bridge_gomp_missing("GOMP_parallel_reductions");
+    real_parallel_reductions = (gomp_parallel_reductions_t)bridge_gomp_late(
+        "GOMP_parallel_reductions");
   /* Not a leaf region: libgomp reads the task reductions from the
    * program's data block, which therefore cannot be wrapped. */
   return real_parallel_reductions(fn, data, num_threads, flags);
@@ -442,7 +476,7 @@ void task_observed(void (*fn)(void *), void *data,
                    _Bool if_clause, unsigned flags, void **depend, int priority,
                    void *detach) {
   if (!real_task && !(real_task = (gomp_task_t)GOMP_REAL(GOMP_task)))
-    bridge_gomp_missing("GOMP_task");
+    real_task = (gomp_task_t)bridge_gomp_late("GOMP_task");
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   unsigned char handed = 0;

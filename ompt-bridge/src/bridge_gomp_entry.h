@@ -55,13 +55,14 @@ int bridge_inside_libpompt(const void *addr);
 #endif
 
 /* libgomp's entry, where the program is known to call it: without it the
- * program cannot go on (bridge_gomp_missing says so and aborts). */
+ * program cannot go on (bridge_gomp_missing says so and aborts).  Where
+ * libgomp is not loaded, bridge_gomp_late loads it and says so (a link
+ * with --as-needed dropped it) before it gives up. */
 void bridge_gomp_missing(const char *entry) __attribute__((noreturn, cold));
+void (*bridge_gomp_late(const char *entry))(void) __attribute__((cold));
 static inline void (*bridge_gomp_checked(const char *name,
                                          void (*fn)(void)))(void) {
-  if (!fn)
-    bridge_gomp_missing(name);
-  return fn;
+  return fn ? fn : bridge_gomp_late(name);
 }
 #define GOMP_REAL_CHECKED(name)                                                \
   bridge_gomp_checked(#name, (void (*)(void))GOMP_REAL(name))

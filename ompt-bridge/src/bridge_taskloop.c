@@ -522,7 +522,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop)(
     int priority, long start, long end, long step) {
   if (!real_taskloop &&
       !(real_taskloop = (gomp_taskloop_t)GOMP_REAL(GOMP_taskloop)))
-    bridge_gomp_missing("GOMP_taskloop");
+    real_taskloop = (gomp_taskloop_t)bridge_gomp_late("GOMP_taskloop");
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
   int empty = step > 0 ? start >= end : start <= end;
@@ -564,7 +564,8 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop_ull)(
     unsigned long long step) {
   if (!real_taskloop_ull &&
       !(real_taskloop_ull = (gomp_taskloop_ull_t)GOMP_REAL(GOMP_taskloop_ull)))
-    bridge_gomp_missing("GOMP_taskloop_ull");
+    real_taskloop_ull =
+        (gomp_taskloop_ull_t)bridge_gomp_late("GOMP_taskloop_ull");
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
   int up = (flags & GOMP_TASK_FLAG_UP) != 0;
