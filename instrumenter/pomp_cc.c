@@ -995,6 +995,16 @@ static int run_pomp_link(const struct cmdline *c, const struct du_paths *paths,
   return rc;
 }
 
+/* Whether the command builds with OpenMP. */
+static bool builds_openmp(const struct cmdline *c) {
+  for (size_t i = 0; i < c->n_items; i++) {
+    const struct item *it = &c->items[i];
+    if (!it->is_input && strcmp(word(c, it, 0), "-fopenmp") == 0)
+      return true;
+  }
+  return false;
+}
+
 static int drive(struct cmdline *c, const struct du_paths *paths) {
   if (c->passthru || c->mode_e || c->n_compile + c->n_link_inputs == 0)
     return run_unchanged(c);
@@ -1012,9 +1022,12 @@ static int drive(struct cmdline *c, const struct du_paths *paths) {
         du_warning("%s: linker input file unused because linking not done",
                    word(c, it, 0));
     }
-  } else if (c->n_instr == 0) {
+  } else if (c->n_instr == 0 && !(c->n_compile > 0 && builds_openmp(c))) {
     return run_pomp_link(c, paths, true);
   }
+  /* With OpenMP, sources pomp-instr does not rewrite (Fortran, assembler)
+   * are compiled to objects first, so that pomp-link sees their calls of
+   * libgomp's entries and links libpompt, which reports their regions. */
 
   if (!opt_show) {
     char *h = du_xasprintf("%s/pomp.h", paths->pomp_include);

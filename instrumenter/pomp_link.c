@@ -24,9 +24,13 @@
  *
  * A relocatable link (-r), a command that does not link (-c, -S, -E, or
  * only headers to precompile), one without inputs, and one whose objects
- * call no POMP routine (nor, without OpenMP, any omp_ routine) run
- * unchanged: those need nothing of pompt, and probes of build systems that
- * read the compiler's own link line (`-v`) see exactly that.
+ * call no POMP routine (nor, without OpenMP, any omp_ routine, nor, with
+ * OpenMP, any of libgomp's GOMP_ entries) run unchanged: those need
+ * nothing of pompt, and probes of build systems that read the compiler's
+ * own link line (`-v`) see exactly that.  Objects that call libgomp's
+ * entries without being instrumented (Fortran units, objects of plain
+ * gcc -fopenmp) get libpompt, which reports their regions from those
+ * entries.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -769,7 +773,11 @@ int main(int argc, char **argv) {
   /* 1. the POMP_Init functions, and whether the link needs pompt at all */
   struct nm_result nmr;
   find_init_functions(compiler, &l.files, &syms, &nmr);
-  if (!opt_show && !nmr.failed && !nmr.refs_pomp && !(serial && nmr.refs_omp)) {
+  /* Objects that call libgomp's entries without being instrumented (a
+   * Fortran unit, an object built by plain gcc -fopenmp) get libpompt too:
+   * it reports their regions from those entries. */
+  if (!opt_show && !nmr.failed && !nmr.refs_pomp && !(serial && nmr.refs_omp) &&
+      !(l.openmp && nmr.refs_gomp)) {
     rc = run_or_show(&cmd, (size_t)ncomp);
     goto out;
   }

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  meson ninja-build pkg-config gcc g++ binutils python3
+  meson ninja-build pkg-config gcc g++ gfortran binutils python3
   flex bison
   clang-14 libclang-14-dev libomp-14-dev
   libpapi-dev libdw-dev

@@ -1183,6 +1183,70 @@ def case_lazy(t):
     t.check_tmp_empty()
 
 
+FORTRAN_F90 = r"""program fprog
+  use omp_lib
+  implicit none
+  integer :: i, n, total
+  integer :: a(100)
+  total = 0
+  n = 0
+  !$omp parallel shared(a, n)
+  !$omp do schedule(static)
+  do i = 1, 100
+    a(i) = i
+  end do
+  !$omp end do
+  !$omp barrier
+  !$omp single
+  !$omp task shared(n)
+  n = n + 1
+  !$omp end task
+  !$omp end single
+  !$omp end parallel
+  !$omp parallel do reduction(+:total) schedule(dynamic, 5)
+  do i = 1, 100
+    total = total + a(i)
+  end do
+  !$omp end parallel do
+  print '(a,i0,a,i0)', 'total=', total, ' n=', n
+end program fprog
+"""
+
+
+def case_fortran(t):
+    """A Fortran program, which pomp-instr does not rewrite: pomp-cc
+    compiles it unchanged and links it with libpompt, which reports its
+    regions, barriers and tasks from libgomp's entries (doc/ompt-mapping.md,
+    "Code pomp-cc did not compile"); in one command, and -c then link."""
+    fc = shutil.which("gfortran")
+    if not fc:
+        print("no gfortran; skipped")
+        raise SystemExit(SKIP)
+    tool = need_tool(t, "check_tool")
+    src = t.write("fprog.f90", FORTRAN_F90)
+    want = plain_build(t, [src], "./plain", compiler=fc)
+    t.pomp_cc(fc, "-fopenmp", "-O2", src, "-o", "one")
+    t.pomp_cc(fc, "-fopenmp", "-O2", "-c", src, "-o", "fprog.o")
+    t.pomp_cc(fc, "-fopenmp", "fprog.o", "-o", "two")
+    for prog in ("./one", "./two"):
+        check("libpompt" in t.run(["ldd", prog]).stdout,
+              "%s: not linked with libpompt" % prog)
+        for n in (1, 2, 4):
+            out, _, counts = tool_counts(t, [prog], tool, n)
+            check(out == want, "%s: output %r, plain %r" % (prog, out, want))
+            # two regions; the loop's, the directive's and single's
+            # barriers; the single's task
+            expect = {"parallel_begin": 2, "implicit_task_begin": 2 * n,
+                      "barrier_implicit_parallel": 2 * n,
+                      "barrier_implementation": 3 * n, "task_create": 1,
+                      "task_complete": 1}
+            bad = {k: (counts.get(k), v) for k, v in expect.items()
+                   if counts.get(k) != v}
+            check(not bad, "%s, %d threads: counts (got, expected): %s"
+                  % (prog, n, bad))
+    t.check_tmp_empty()
+
+
 def case_link_lgomp(t):
     """A link line that names libgomp itself (`-lgomp`, no -fopenmp, as
     some makefiles have it): libpompt must still come before libgomp, or
