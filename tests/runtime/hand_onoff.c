@@ -49,7 +49,9 @@ static void region(int switch_off_inside) {
 #pragma omp critical
     {
       POMP_Critical_begin(h_crit, T);
-      total += local;
+      /* Atomic also here: the task's update below may run on another
+       * thread while this one is inside the critical region. */
+      __atomic_fetch_add(&total, local, __ATOMIC_RELAXED);
       POMP_Critical_end(h_crit, T);
     }
     POMP_Critical_exit(h_crit, T);
