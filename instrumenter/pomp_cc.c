@@ -1023,11 +1023,12 @@ static int drive(struct cmdline *c, const struct du_paths *paths) {
                    word(c, it, 0));
     }
   } else if (c->n_instr == 0 && !(c->n_compile > 0 && builds_openmp(c))) {
+    /* With OpenMP, sources pomp-instr does not rewrite (Fortran,
+     * assembler) are compiled to objects below first, so that pomp-link
+     * sees their calls of libgomp's entries and links libpompt, which
+     * reports their regions. */
     return run_pomp_link(c, paths, true);
   }
-  /* With OpenMP, sources pomp-instr does not rewrite (Fortran, assembler)
-   * are compiled to objects first, so that pomp-link sees their calls of
-   * libgomp's entries and links libpompt, which reports their regions. */
 
   if (!opt_show) {
     char *h = du_xasprintf("%s/pomp.h", paths->pomp_include);

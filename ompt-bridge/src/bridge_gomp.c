@@ -148,18 +148,18 @@ void (*bridge_gomp_late(const char *entry))(void) {
  * and its end barrier, and for the combined loop entries the loop as
  * work. */
 
-typedef struct leaf_region {
+typedef struct entry_region {
   void (*fn)(void *);
   void *data;
   POMP_Team_t team;
   const void *codeptr;
   int loop_work; /* ompt_work_t of the region's loop or sections, or 0 */
-} leaf_region_t;
+} entry_region_t;
 
 /* The region's function on each of its threads: the implicit task, and its
- * share of the loop as the worksharing-loop leaf. */
-BRIDGE_TRAMPOLINE static void leaf_body(void *arg) {
-  leaf_region_t *lr = arg;
+ * share of the loop (or the sections) as the worksharing leaf. */
+BRIDGE_TRAMPOLINE static void entry_region_run(void *arg) {
+  entry_region_t *lr = arg;
   void *frame = BRIDGE_FRAME_KEPT();
   const void *outer = leaf.codeptr; /* a region inside is not the leaf */
   leaf.codeptr = NULL;
@@ -183,9 +183,9 @@ BRIDGE_TRAMPOLINE static void leaf_body(void *arg) {
  * instrumented construct announced.  caller: the return address of the
  * program's call of the entry; work: the loop the entry shares out in the
  * region (ompt_work_t), 0 for none. */
-static int leaf_begin(leaf_region_t *lr, void (*fn)(void *), void *data,
-                      unsigned num_threads, void *frame, const void *caller,
-                      int work) {
+static int entry_region_begin(entry_region_t *lr, void (*fn)(void *),
+                              void *data, unsigned num_threads, void *frame,
+                              const void *caller, int work) {
   bridge_thread_t *t = bridge_thread_peek();
   if (!bridge_active || (t && t->fork_pending))
     return 0;
@@ -257,9 +257,9 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
     real_parallel(region_run, team, num_threads, flags);
     return;
   }
-  leaf_region_t lr;
-  if (leaf_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
-    real_parallel(leaf_body, &lr, num_threads, flags);
+  entry_region_t lr;
+  if (entry_region_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
+    real_parallel(entry_region_run, &lr, num_threads, flags);
     bridge_parallel_exit(&lr.team, lr.codeptr, frame);
     return;
   }
@@ -297,9 +297,9 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
       void *frame, const void *caller) {                                       \
     if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
       real_##name = (type)bridge_gomp_late(#name);                             \
-    leaf_region_t lr;                                                          \
-    if (leaf_begin(&lr, fn, data, nt, frame, caller, (work))) {                \
-      real_##name(leaf_body, &lr, nt, args, flags);                            \
+    entry_region_t lr;                                                         \
+    if (entry_region_begin(&lr, fn, data, nt, frame, caller, (work))) {        \
+      real_##name(entry_region_run, &lr, nt, args, flags);                     \
       bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
       return;                                                                  \
     }                                                                          \
