@@ -247,9 +247,8 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
   bridge_team_t *team = t ? t->fork_pending : NULL;
   if (team)
     bridge_fork_deliver(t);
-  if (!real_parallel &&
-      !(real_parallel = (gomp_parallel_t)GOMP_REAL(GOMP_parallel)))
-    real_parallel = (gomp_parallel_t)bridge_gomp_late("GOMP_parallel");
+  if (!real_parallel)
+    real_parallel = (gomp_parallel_t)GOMP_REAL_CHECKED(GOMP_parallel);
   if (team) { /* an instrumented parallel construct */
     /* parallel_enter made the record defined for memcheck */
     BRIDGE_TEAM_SET(team->region_fn, fn);
@@ -295,8 +294,8 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
   static __attribute__((noinline)) void name##_observed(                       \
       void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
       void *frame, const void *caller) {                                       \
-    if (!real_##name && !(real_##name = (type)GOMP_REAL(name)))                \
-      real_##name = (type)bridge_gomp_late(#name);                             \
+    if (!real_##name)                                                          \
+      real_##name = (type)GOMP_REAL_CHECKED(name);                             \
     entry_region_t lr;                                                         \
     if (entry_region_begin(&lr, fn, data, nt, frame, caller, (work))) {        \
       real_##name(entry_region_run, &lr, nt, args, flags);                     \
@@ -346,11 +345,9 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
   bridge_thread_t *t = bridge_thread_peek();
   if (t && t->fork_pending)
     bridge_fork_deliver(t);
-  if (!real_parallel_reductions &&
-      !(real_parallel_reductions =
-            (gomp_parallel_reductions_t)GOMP_REAL(GOMP_parallel_reductions)))
-    real_parallel_reductions = (gomp_parallel_reductions_t)bridge_gomp_late(
-        "GOMP_parallel_reductions");
+  if (!real_parallel_reductions)
+    real_parallel_reductions =
+        (gomp_parallel_reductions_t)GOMP_REAL_CHECKED(GOMP_parallel_reductions);
   /* Not a leaf region: libgomp reads the task reductions from the
    * program's data block, which therefore cannot be wrapped. */
   return real_parallel_reductions(fn, data, num_threads, flags);
@@ -475,8 +472,8 @@ void task_observed(void (*fn)(void *), void *data,
                    void (*cpyfn)(void *, void *), long arg_size, long arg_align,
                    _Bool if_clause, unsigned flags, void **depend, int priority,
                    void *detach) {
-  if (!real_task && !(real_task = (gomp_task_t)GOMP_REAL(GOMP_task)))
-    real_task = (gomp_task_t)bridge_gomp_late("GOMP_task");
+  if (!real_task)
+    real_task = (gomp_task_t)GOMP_REAL_CHECKED(GOMP_task);
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   unsigned char handed = 0;
