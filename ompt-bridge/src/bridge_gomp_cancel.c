@@ -155,21 +155,26 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
 
 /* GOMP_loop_end_cancel, GOMP_sections_end_cancel: a worksharing
  * construct's barrier, which returns true only when the region is
- * cancelled. */
+ * cancelled; the barrier itself is reported as GOMP_loop_end's
+ * (bridge_gomp_sync.c). */
 #define END_CANCEL(name, real_var)                                             \
   static __attribute__((noinline)) bool name##_slow(const void *codeptr,       \
                                                     void *frame) {             \
     if (!real_var)                                                             \
       real_var = (gomp_end_cancel_t)GOMP_REAL_CHECKED(name);                   \
+    int reported = bridge_gomp_ws_barrier_begin(codeptr, frame);               \
     bool cancelled = real_var();                                               \
+    if (reported)                                                              \
+      bridge_gomp_ws_barrier_end(codeptr, frame);                              \
     detected(cancelled, ompt_cancel_parallel, codeptr, frame);                 \
     return cancelled;                                                          \
   }                                                                            \
   GOMP_EXPORT bool GOMP_ENTRY(name)(void) {                                    \
     gomp_end_cancel_t real = real_var;                                         \
     return leaving(                                                            \
-        __builtin_expect(!real || wanted(), 0)                                 \
-            ? name##_slow(__builtin_return_address(0), BRIDGE_FRAME())         \
+        __builtin_expect(!real || bridge_active, 0)                            \
+            ? name##_slow(gomp_codeptr(__builtin_return_address(0)),           \
+                          BRIDGE_FRAME())                                      \
             : real(),                                                          \
         0);                                                                    \
   }

@@ -106,6 +106,13 @@ static inline void (*bridge_gomp_checked(const char *name,
   extern T var __asm__(sym);                                                   \
   __attribute__((used)) T var = resolve
 
+/* The implicit barrier of a worksharing construct reached through
+ * libgomp's entry (GOMP_loop_end, GOMP_sections_end and their _cancel
+ * forms; bridge_gomp_sync.c): begun where it is to be reported (nonzero),
+ * and then ended. */
+int bridge_gomp_ws_barrier_begin(const void *codeptr, void *frame);
+void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame);
+
 /* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */
 #define GOMP_TASK_FLAG_UNTIED (1u << 0)
 #define GOMP_TASK_FLAG_FINAL (1u << 1)

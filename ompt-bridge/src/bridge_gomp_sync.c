@@ -79,11 +79,15 @@ GOMP_JUMP_SLOT(gomp_taskwait_t, jump_taskwait, "bridge_gomp_jump_taskwait",
 static gomp_barrier_cancel_t real_barrier_cancel;
 static gomp_copy_start_t real_copy_start;
 static gomp_copy_end_t real_copy_end;
+static gomp_barrier_t real_loop_end;
+static gomp_barrier_t real_sections_end;
 GOMP_REAL_DECL(GOMP_barrier);
 GOMP_REAL_DECL(GOMP_barrier_cancel);
 GOMP_REAL_DECL(GOMP_single_copy_start);
 GOMP_REAL_DECL(GOMP_single_copy_end);
 GOMP_REAL_DECL(GOMP_taskwait);
+GOMP_REAL_DECL(GOMP_loop_end);
+GOMP_REAL_DECL(GOMP_sections_end);
 
 /* At load time, when libgomp (a dependency loaded first) is there, so that
  * the fast paths find the entries set; lazily otherwise. */
@@ -93,6 +97,8 @@ __attribute__((constructor)) static void gomp_sync_setup(void) {
   real_copy_start = (gomp_copy_start_t)GOMP_REAL(GOMP_single_copy_start);
   real_copy_end = (gomp_copy_end_t)GOMP_REAL(GOMP_single_copy_end);
   real_taskwait = (gomp_taskwait_t)GOMP_REAL(GOMP_taskwait);
+  real_loop_end = (gomp_barrier_t)GOMP_REAL(GOMP_loop_end);
+  real_sections_end = (gomp_barrier_t)GOMP_REAL(GOMP_sections_end);
 #ifdef GOMP_JUMP_ENTRIES
   if (real_barrier)
     jump_barrier = real_barrier;
@@ -262,6 +268,54 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_single_copy_end)(void *data) {
   }
   real(data);
 }
+
+/* ---- Worksharing constructs' implicit barriers ---------------------------
+ * GOMP_loop_end and GOMP_sections_end (GOMP_loop_end_cancel and
+ * GOMP_sections_end_cancel in a cancellable region, bridge_gomp_cancel.c)
+ * are the implicit barrier of a loop or sections construct without nowait.
+ * pomp-instr exposes that barrier wherever it can (nowait, and its own
+ * events around a barrier), so a thread that reaches one of these entries
+ * is in code pomp-cc did not compile (a library built with plain gcc, a
+ * Fortran unit, a noinstrument range) or in a construct whose barrier could
+ * not be exposed (a cancel inside, a task reduction) or was not
+ * (--disable=sync): no POMP event reports it, and a tool that orders memory
+ * through barriers (Archer) needs it.  Reported as
+ * barrier_implicit_workshare, the kind a native runtime gives it, under the
+ * same conditions as GCC's own barriers (reporting_thread). */
+#define WS_KIND ompt_sync_region_barrier_implicit_workshare
+
+int bridge_gomp_ws_barrier_begin(const void *codeptr, void *frame) {
+  if (!reporting_thread())
+    return 0;
+  bridge_sync_enter(BRIDGE_B_SYNC_EE, WS_KIND, codeptr, frame);
+  return 1;
+}
+
+void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame) {
+  bridge_sync_exit(BRIDGE_B_SYNC_EE, WS_KIND, codeptr, frame);
+}
+
+#define WS_END(name, real_var)                                                 \
+  static __attribute__((noinline)) void name##_slow(const void *codeptr,       \
+                                                    void *frame) {             \
+    if (!real_var)                                                             \
+      real_var = (gomp_barrier_t)GOMP_REAL_CHECKED(name);                      \
+    int reported = bridge_gomp_ws_barrier_begin(codeptr, frame);               \
+    real_var();                                                                \
+    if (reported)                                                              \
+      bridge_gomp_ws_barrier_end(codeptr, frame);                              \
+  }                                                                            \
+  GOMP_EXPORT void GOMP_ENTRY(name)(void) {                                    \
+    gomp_barrier_t real = real_var;                                            \
+    if (__builtin_expect(bridge_active || !real, 0)) {                         \
+      name##_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());  \
+      return;                                                                  \
+    }                                                                          \
+    real();                                                                    \
+  }
+
+WS_END(GOMP_loop_end, real_loop_end)
+WS_END(GOMP_sections_end, real_sections_end)
 
 /* libgomp's barrier and taskwait, past libpompt's entries: for the
  * barrier entry's slow path above, and for the POMP events that wait

@@ -158,6 +158,10 @@ static ompt_work_t loop_work_type(const char *schedule, unsigned flags) {
   return ompt_work_loop_other;
 }
 
+ompt_wait_id_t pomp_critical_unnamed_wait_id(void) {
+  return (ompt_wait_id_t)(uintptr_t)&unnamed_critical;
+}
+
 static ompt_wait_id_t critical_wait_id(const char *name) {
   if (!name || !*name)
     return (ompt_wait_id_t)(uintptr_t)&unnamed_critical;

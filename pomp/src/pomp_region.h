@@ -107,6 +107,11 @@ _Static_assert(offsetof(struct pomp_region, wait_id) ==
                        offsetof(POMPT_Region_head_t, hint),
                "a region starts as POMPT_Region_head_t");
 
+/* The wait id of every unnamed critical construct (libgomp has one lock
+ * for them all): also that of an unnamed critical region reported from
+ * libgomp's entry (ompt-bridge/src/bridge_gomp_critical.c). */
+ompt_wait_id_t pomp_critical_unnamed_wait_id(void);
+
 /* Creates the region for *handle from ctc unless *handle is set already;
  * thread-safe, idempotent.  NULL when ctc is malformed or memory is out
  * (status then says which). */

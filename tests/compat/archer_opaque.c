@@ -2,10 +2,11 @@
  * archer_opaque.c -- a race-free program for Archer whose synchronisation
  * lies in OpenMP code pomp-instr does not instrument: a parallel region
  * inside a target region (device code, not instrumented, run here by
- * libgomp's host fallback when no device is present), and one marked
+ * libgomp's host fallback when no device is present), and regions marked
  * noinstrument.  Each thread writes its part of an array before a barrier
- * and reads the others' after it; the end barrier of the region orders the
- * writes before the sum the encountering thread takes.  Archer must report
+ * (a barrier directive, a loop's implicit barrier) and reads the others'
+ * after it; a critical region guards a shared sum; the end barrier of the
+ * region orders the writes before the sum the encountering thread takes.  Archer must report
  * nothing; it does only if libpompt reports these regions and barriers from
  * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
  *
@@ -17,6 +18,12 @@
 
 #define N 64
 
+/* The regions of these two functions are not instrumented: the range
+ * covers their definitions (a call inside a noinstrument range still runs
+ * the instrumented code it calls). */
+#ifdef _POMP
+#pragma pomp noinstrument
+#endif
 /* Every thread writes its share, then, after the barrier, reads all. */
 static long share_then_sum(long *a) {
   long total = 0;
@@ -32,11 +39,33 @@ static long share_then_sum(long *a) {
   return total;
 }
 
+/* A dynamic loop's writes, read by every thread after the loop's implicit
+ * barrier (GCC's GOMP_loop_end), and each thread's sum added under a
+ * critical region (GOMP_critical_start / _end). */
+static long loop_then_critical(long *a) {
+  long total = 0;
+#pragma omp parallel
+  {
+#pragma omp for schedule(dynamic, 5)
+    for (int i = 0; i < N; i++)
+      a[i] = 2 * i;
+    long mine = 0;
+    for (int i = 0; i < N; i++)
+      mine += a[i];
+#pragma omp critical
+    total += mine;
+  }
+  return total;
+}
+#ifdef _POMP
+#pragma pomp instrument
+#endif
+
 int main(int argc, char **argv) {
   int reps = argc > 1 ? atoi(argv[1]) : 10;
   long bad = 0;
   for (int r = 0; r < reps; r++) {
-    long a[N] = {0}, b[N] = {0}, t1 = 0, t2, last = 0;
+    long a[N] = {0}, b[N] = {0}, c[N] = {0}, t1 = 0, t2, t3, last = 0;
 #pragma omp target map(tofrom : a, t1, last)
     {
 #pragma omp parallel
@@ -51,15 +80,11 @@ int main(int argc, char **argv) {
       }
       last = a[N - 1]; /* after the region's end barrier */
     }
-#ifdef _POMP
-#pragma pomp noinstrument
-#endif
     t2 = share_then_sum(b);
-#ifdef _POMP
-#pragma pomp instrument
-#endif
+    t3 = loop_then_critical(c);
     bad += t1 != (long)N * (N - 1) / 2 + (long)N * r || last != N - 1 + r;
     bad += t2 % ((long)N * (N - 1) / 2) != 0;
+    bad += t3 % ((long)N * (N - 1)) != 0;
   }
   printf("archer_opaque: %s\n", bad ? "wrong sums" : "ok");
   return bad != 0;

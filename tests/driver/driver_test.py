@@ -1202,7 +1202,25 @@ FORTRAN_F90 = r"""program fprog
   n = n + 1
   !$omp end task
   !$omp end single
+  !$omp do schedule(dynamic, 7)
+  do i = 1, 100
+    a(i) = a(i) + 1
+  end do
+  !$omp end do
+  !$omp sections
+  !$omp section
+  a(1) = a(1) + 1
+  !$omp section
+  a(2) = a(2) + 1
+  !$omp end sections
+  !$omp critical
+  total = total + 1
+  !$omp end critical
+  !$omp critical (fname)
+  total = total + 1
+  !$omp end critical (fname)
   !$omp end parallel
+  total = 0
   !$omp parallel do reduction(+:total) schedule(dynamic, 5)
   do i = 1, 100
     total = total + a(i)
@@ -1234,12 +1252,17 @@ def case_fortran(t):
         for n in (1, 2, 4):
             out, _, counts = tool_counts(t, [prog], tool, n)
             check(out == want, "%s: output %r, plain %r" % (prog, out, want))
-            # two regions; the loop's, the directive's and single's
-            # barriers; the single's task
+            # two regions; the static loop's, the directive's and
+            # single's barriers (GOMP_barrier); the dynamic loop's and the
+            # sections' (GOMP_loop_end, GOMP_sections_end); two critical
+            # regions per thread; the single's task
             expect = {"parallel_begin": 2, "implicit_task_begin": 2 * n,
                       "barrier_implicit_parallel": 2 * n,
-                      "barrier_implementation": 3 * n, "task_create": 1,
-                      "task_complete": 1}
+                      "barrier_implementation": 3 * n,
+                      "barrier_implicit_workshare": 2 * n,
+                      "mutex_acquire": 2 * n, "mutex_acquired": 2 * n,
+                      "mutex_released": 2 * n, "acquire_critical": 2 * n,
+                      "task_create": 1, "task_complete": 1}
             bad = {k: (counts.get(k), v) for k, v in expect.items()
                    if counts.get(k) != v}
             check(not bad, "%s, %d threads: counts (got, expected): %s"
@@ -2089,7 +2112,7 @@ def case_static_tool(t):
                   tool, "-o", "part", env={"POMPT_LIBDIR": lib})
     wraps, undef = wrap_options(p.stderr)
     gone = {"GOMP_barrier", "GOMP_barrier_cancel", "GOMP_single_copy_start",
-            "GOMP_single_copy_end"}
+            "GOMP_single_copy_end", "GOMP_loop_end", "GOMP_sections_end"}
     check(wraps == defined - gone and undef == defined - gone,
           "pomp-link without the barrier wrappers: --wrap %s, -u %s"
           % (sorted(wraps), sorted(undef)))

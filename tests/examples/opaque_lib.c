@@ -3,9 +3,11 @@
  * shared library with plain gcc -fopenmp, called by opaque_main.c (built
  * with pomp-cc).  libpompt sees these regions only through libgomp's
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
- * GOMP_barrier, GOMP_task) and reports them as a native runtime would:
- * parallel regions, implicit tasks and their end barriers, the barriers,
- * the combined constructs' work, explicit tasks.
+ * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
+ * GOMP_task) and reports them as a native runtime would: parallel regions,
+ * implicit tasks and their end barriers, the barriers, the worksharing
+ * constructs' implicit barriers, the combined constructs' work, critical
+ * regions, explicit tasks.
  */
 #include <omp.h>
 
@@ -104,4 +106,49 @@ long opaque_call(long (*fn)(int), int arg) {
 #pragma omp parallel reduction(+ : s)
   s += fn(arg);
   return s;
+}
+
+/* Worksharing constructs inside a region, each with its implicit barrier,
+ * which GCC calls GOMP_loop_end (a dynamic loop) and GOMP_sections_end:
+ * reported as barrier_implicit_workshare.  Each thread then reads what the
+ * others wrote before the barriers. */
+static long shared_part[OPAQUE_FILL];
+
+long opaque_worksharing(int n) {
+  long s = 0;
+  if (n > OPAQUE_FILL)
+    n = OPAQUE_FILL;
+#pragma omp parallel reduction(+ : s)
+  {
+#pragma omp for schedule(dynamic, 3)
+    for (int i = 0; i < n; i++)
+      shared_part[i] = i;
+#pragma omp sections
+    {
+#pragma omp section
+      left = 5;
+#pragma omp section
+      right = 6;
+    }
+    for (int i = 0; i < n; i++)
+      s += shared_part[i];
+    s += left + right;
+  }
+  return s;
+}
+
+/* Critical regions, unnamed (GOMP_critical_start / _end) and named
+ * (GOMP_critical_name_start / _end), one of each per iteration. */
+static long counted, named_counted;
+
+long opaque_critical(int n) {
+  counted = named_counted = 0;
+#pragma omp parallel
+  for (int i = 0; i < n; i++) {
+#pragma omp critical
+    counted++;
+#pragma omp critical(opaque_name)
+    named_counted += 2;
+  }
+  return counted + named_counted;
 }

@@ -10,4 +10,6 @@ long opaque_sections(void);
 #define OPAQUE_TASKS 64
 long opaque_tasks(int n);
 long opaque_call(long (*fn)(int), int arg);
+long opaque_worksharing(int n);
+long opaque_critical(int n);
 #endif

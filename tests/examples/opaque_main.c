@@ -34,6 +34,8 @@ int main(int argc, char **argv) {
     total += opaque_sections();
     total += opaque_tasks(10);
     total += opaque_call(orphan, 50) > 0;
+    total += opaque_worksharing(40) > 0;
+    total += opaque_critical(5) > 0;
   }
   long nested = 0;
 #pragma omp parallel reduction(+ : nested)
