@@ -36,8 +36,7 @@
 #include "bridge.h"
 #include "bridge_internal.h"
 #include "bridge_lifo.h"
-
-extern int omp_get_cancellation(void) __attribute__((weak));
+#include "bridge_omp.h"
 
 /* Tracked tasks a thread pushes between two sweeps of its own. */
 #define DISCARD_SWEEP_EVERY 256

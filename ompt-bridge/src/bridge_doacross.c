@@ -59,6 +59,7 @@
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 
 /* The deepest loop nest whose waits are forwarded by a plain call and
  * whose dependences are reported. */
@@ -68,8 +69,6 @@
 
 typedef unsigned long long ull;
 typedef uintptr_t uptr;
-
-extern int omp_get_level(void) __attribute__((weak));
 
 /* ncounts of the doacross loop this thread runs, per nesting level; 0
  * before any. */

@@ -32,10 +32,9 @@
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 #include "bridge_runtime.h"
 
-extern int omp_get_thread_num(void) __attribute__((weak));
-extern int omp_get_num_threads(void) __attribute__((weak));
 /* libgomp's (or a compatible runtime's) task entry: absent when the program
  * runs without an OpenMP runtime. */
 

@@ -52,6 +52,7 @@
  * parallel construct.
  */
 #define _GNU_SOURCE
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +61,8 @@
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 #include "bridge_runtime.h"
-
-extern int omp_get_max_threads(void) __attribute__((weak));
 
 /* distribute parallel for: the construct whose parallel leaf this thread
  * starts next (codeptr NULL: none). */
@@ -103,35 +103,136 @@ void bridge_gomp_missing(const char *entry) {
   abort();
 }
 
+#ifndef POMPT_STATIC_LIB
+/* libgomp, when libpompt loaded it (bridge_gomp_late), and the routines
+ * looked up in it since (bridge_omp_late): slots taken by a counter, each
+ * published by its name, so that lookups never wait. */
+static void *_Atomic late_gomp;
+#define LATE_ROUTINES 64
+static struct {
+  const char *_Atomic name;
+  void (*fn)(void);
+} late_routines[LATE_ROUTINES];
+static atomic_int late_routines_used;
+
+static void (*late_lookup(void *h, const char *name))(void) {
+  void *p = dlsym(h, name);
+  void (*fn)(void);
+  memcpy(&fn, &p, sizeof fn); /* an object pointer to a function's */
+  return fn;
+}
+#endif
+
+void (*bridge_omp_late(const char *name))(void) {
+#ifndef POMPT_STATIC_LIB
+  void *h = atomic_load_explicit(&late_gomp, memory_order_acquire);
+  if (!h)
+    return NULL;
+  int n = atomic_load_explicit(&late_routines_used, memory_order_acquire);
+  for (int i = 0; i < n && i < LATE_ROUTINES; i++) {
+    const char *at =
+        atomic_load_explicit(&late_routines[i].name, memory_order_acquire);
+    if (at && (at == name || !strcmp(at, name)))
+      return late_routines[i].fn;
+  }
+  void (*fn)(void) = late_lookup(h, name);
+  int i = atomic_fetch_add(&late_routines_used, 1);
+  if (i < LATE_ROUTINES) {
+    late_routines[i].fn = fn;
+    atomic_store_explicit(&late_routines[i].name, name, memory_order_release);
+  }
+  return fn;
+#else
+  (void)name;
+  return NULL;
+#endif
+}
+
+#ifndef POMPT_STATIC_LIB
+/* A link with --as-needed (meson's default) drops libgomp when libpompt
+ * defines every libgomp entry the program calls (a region with a critical
+ * section and nothing else, say), though the program was built with
+ * -fopenmp.  Loaded, it runs the program; libpompt's own references to
+ * omp_* routines, resolved without it, find it through bridge_omp_late
+ * (bridge_omp.h).  Says so once: the link is to be mended. */
+static void *gomp_load_dropped(const char *what) {
+  void *h = atomic_load(&late_gomp);
+  if (h || !(h = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL)))
+    return h;
+  void *none = NULL;
+  if (!atomic_compare_exchange_strong(&late_gomp, &none, h))
+    return none;
+  fprintf(stderr,
+          "pompt: the program calls libgomp's %s but its link dropped "
+          "libgomp (--as-needed drops it when libpompt defines every "
+          "libgomp entry the program calls); libpompt loaded it so that "
+          "the program runs: link with pomp-link, or name -lgomp after "
+          "-Wl,--no-as-needed\n",
+          what);
+  return h;
+}
+
+/* Whether the first object dl_iterate_phdr reports, the executable, has
+ * an undefined GOMP_ symbol: it calls libgomp's entries. */
+static int exe_calls_gomp(struct dl_phdr_info *info, size_t size, void *found) {
+  (void)size;
+  const ElfW(Dyn) *dyn = NULL;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+  const ElfW(Sym) *sym = NULL;
+  const char *str = NULL;
+  const uint32_t *gnu_hash = NULL, *sysv_hash = NULL;
+  for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+    /* An address as linked, or as the loader relocated it in place. */
+    uintptr_t p = (uintptr_t)dyn->d_un.d_ptr;
+    if (p < (uintptr_t)info->dlpi_addr)
+      p += (uintptr_t)info->dlpi_addr;
+    if (dyn->d_tag == DT_SYMTAB)
+      sym = (const ElfW(Sym) *)p;
+    else if (dyn->d_tag == DT_STRTAB)
+      str = (const char *)p;
+    else if (dyn->d_tag == DT_GNU_HASH)
+      gnu_hash = (const uint32_t *)p;
+    else if (dyn->d_tag == DT_HASH)
+      sysv_hash = (const uint32_t *)p;
+  }
+  /* GNU hash orders the symbols it leaves out (the undefined ones) first,
+   * up to its symbol offset; a SysV table counts every symbol. */
+  size_t n = !sym || !str ? 0
+             : gnu_hash   ? gnu_hash[1]
+             : sysv_hash  ? sysv_hash[1]
+                          : 0;
+  for (size_t i = 1; i < n; i++)
+    if (sym[i].st_shndx == SHN_UNDEF &&
+        !strncmp(str + sym[i].st_name, "GOMP_", 5)) {
+      *(int *)found = 1;
+      break;
+    }
+  return 1; /* the executable only */
+}
+
+/* Before the tool starts and libpompt looks up libgomp's entries
+ * (bridge_gomp_setup): an executable that calls them, in a process without
+ * an OpenMP runtime, lost libgomp in its link. */
+__attribute__((constructor(101))) static void gomp_dropped_setup(void) {
+  if (dlsym(RTLD_DEFAULT, "omp_get_num_threads"))
+    return; /* a runtime is there (libgomp, the serial stubs, another) */
+  int found = 0;
+  dl_iterate_phdr(exe_calls_gomp, &found);
+  if (found)
+    gomp_load_dropped("entries");
+}
+#endif
+
 void (*bridge_gomp_late(const char *entry))(void) {
 #ifndef POMPT_STATIC_LIB
-  /* A link with --as-needed (meson's default) drops libgomp when libpompt
-   * defines every libgomp entry the program calls (a region with a barrier
-   * and nothing else, say), though the program was built with -fopenmp.
-   * Loaded now, it runs the program; libpompt's own references to omp_*
-   * routines were resolved without it, at load time. */
-  static void *_Atomic gomp;
-  void *h = atomic_load(&gomp);
-  if (!h && (h = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL))) {
-    void *none = NULL;
-    if (atomic_compare_exchange_strong(&gomp, &none, h))
-      fprintf(stderr,
-              "pompt: the program calls libgomp's %s but its link dropped "
-              "libgomp (--as-needed drops it when libpompt defines every "
-              "libgomp entry the program calls); libpompt loaded it so "
-              "that the program runs, but thread numbers and team sizes "
-              "are unknown to libpompt: link with pomp-link, or name "
-              "-lgomp after -Wl,--no-as-needed\n",
-              entry);
-    else
-      h = none;
-  }
-  void *p = h ? dlsym(h, entry) : NULL;
-  if (p) {
-    void (*fn)(void);
-    memcpy(&fn, &p, sizeof fn); /* an object pointer to a function's */
+  /* Where the executable does not call them itself: a library linked with
+   * libpompt and without libgomp, say. */
+  void *h = gomp_load_dropped(entry);
+  void (*fn)(void) = h ? late_lookup(h, entry) : NULL;
+  if (fn)
     return fn;
-  }
 #endif
   bridge_gomp_missing(entry);
 }

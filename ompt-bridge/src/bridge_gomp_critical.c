@@ -58,10 +58,10 @@ GOMP_REAL_DECL(GOMP_critical_name_end);
 static __thread void **reported[REPORTED_MAX]
     __attribute__((tls_model("initial-exec")));
 /* Not static: the end entries' assembler reads it by this name. */
-extern __thread unsigned reported_depth
-    __asm__("bridge_critical_reported_depth");
-__attribute__((used, visibility("hidden"), tls_model("initial-exec")))
-__thread unsigned reported_depth;
+extern __thread unsigned
+    reported_depth __asm__("bridge_critical_reported_depth");
+__attribute__((used, visibility("hidden"),
+               tls_model("initial-exec"))) __thread unsigned reported_depth;
 
 /* Whether a start entry's region, with a tool active and no instrumented
  * construct's inline acquire before it, is to be reported: the tool wants
@@ -91,9 +91,8 @@ static ompt_wait_id_t wait_id_of(void **name) {
 }
 
 /* A start entry past the common case (name: NULL for the unnamed lock). */
-static __attribute__((noinline)) void start_slow(void **name,
-                                                 const void *codeptr,
-                                                 void *frame) {
+static __attribute__((noinline)) void
+start_slow(void **name, const void *codeptr, void *frame) {
   if (name && !real_name_start)
     real_name_start =
         (gomp_critical_name_t)GOMP_REAL_CHECKED(GOMP_critical_name_start);
@@ -119,8 +118,7 @@ static __attribute__((noinline)) void start_slow(void **name,
 /* An end entry past the common case (no region reported open): the end of
  * the reported region on top when its lock is the same, else of an
  * instrumented region. */
-static __attribute__((noinline)) void end_slow(void **name,
-                                               const void *codeptr,
+static __attribute__((noinline)) void end_slow(void **name, const void *codeptr,
                                                void *frame) {
   if (name && !real_name_end)
     real_name_end =
@@ -145,10 +143,10 @@ static __attribute__((noinline)) void end_slow(void **name,
 #define OBSERVED_ATTR __attribute__((noinline, used))
 void critical_start_observed(void) __asm__("bridge_critical_start_observed");
 void critical_end_observed(void) __asm__("bridge_critical_end_observed");
-void critical_name_start_observed(void **)
-    __asm__("bridge_critical_name_start_observed");
-void critical_name_end_observed(void **)
-    __asm__("bridge_critical_name_end_observed");
+void critical_name_start_observed(void **) __asm__(
+    "bridge_critical_name_start_observed");
+void critical_name_end_observed(void **) __asm__(
+    "bridge_critical_name_end_observed");
 
 OBSERVED_ATTR void critical_start_observed(void) {
   gomp_critical_t real = real_start;

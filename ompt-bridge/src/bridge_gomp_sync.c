@@ -317,6 +317,40 @@ void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame) {
 WS_END(GOMP_loop_end, real_loop_end)
 WS_END(GOMP_sections_end, real_sections_end)
 
+/* ---- taskwait --------------------------------------------------------------
+ * A taskwait directive of code pomp-cc did not compile: every instrumented
+ * one waits in libgomp's entry without passing this one (pomp_waits.c, by
+ * the jump slot above), or, in libpompt.a, reaches it in the wait state its
+ * event set.  Reported as an instrumented one is, sync_region and
+ * sync_region_wait(taskwait) around libgomp's wait, on a thread that runs a
+ * task the bridge knows (doc/ompt-mapping.md, "Code pomp-cc did not
+ * compile"). */
+static __attribute__((noinline)) void taskwait_slow(const void *codeptr,
+                                                    void *frame) {
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_task_t *cur = t ? t->cur : NULL;
+  if (!cur || cur == t->pending ||
+      bridge_get_state(t, NULL) == ompt_state_wait_taskwait ||
+      (!bridge_wants(BRIDGE_B_TASK_EE, ompt_callback_sync_region) &&
+       !bridge_wants(BRIDGE_B_TASK_EE, ompt_callback_sync_region_wait))) {
+    bridge_gomp_taskwait();
+    return;
+  }
+  bridge_sync_enter(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, codeptr,
+                    frame);
+  bridge_gomp_taskwait();
+  bridge_sync_exit(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, codeptr, frame);
+}
+
+GOMP_EXPORT void GOMP_ENTRY(GOMP_taskwait)(void) {
+  gomp_taskwait_t real = real_taskwait;
+  if (__builtin_expect(bridge_active || !real, 0)) {
+    taskwait_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
+    return;
+  }
+  real();
+}
+
 /* libgomp's barrier and taskwait, past libpompt's entries: for the
  * barrier entry's slow path above, and for the POMP events that wait
  * themselves (pomp_waits.c), which report their construct (libpompt.a's

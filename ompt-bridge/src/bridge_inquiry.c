@@ -16,6 +16,7 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 
 /* ---- Callback tables ------------------------------------------------------
  */
@@ -321,14 +322,6 @@ static uint64_t get_unique_id(void) {
 /* ---- Processors and places --------------------------------------------------
  * Asked of the OpenMP runtime where it knows (libgomp, the stubs), through
  * weak references; those routines only read the runtime's place tables. */
-
-extern int omp_get_num_procs(void) __attribute__((weak));
-extern int omp_get_num_places(void) __attribute__((weak));
-extern int omp_get_place_num_procs(int) __attribute__((weak));
-extern void omp_get_place_proc_ids(int, int *) __attribute__((weak));
-extern int omp_get_place_num(void) __attribute__((weak));
-extern int omp_get_partition_num_places(void) __attribute__((weak));
-extern void omp_get_partition_place_nums(int *) __attribute__((weak));
 
 static atomic_int num_procs;
 

@@ -32,13 +32,11 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 #include "bridge_runtime.h"
 #include "gomp_loop_entries.h"
 
-extern int omp_get_thread_num(void) __attribute__((weak));
-extern int omp_get_num_threads(void) __attribute__((weak));
 /* omp.h's omp_sched_t, an int-sized enum, and its monotonic modifier */
-extern void omp_get_schedule(int *kind, int *chunk_size) __attribute__((weak));
 enum { SCHED_STATIC = 1, SCHED_DYNAMIC, SCHED_GUIDED, SCHED_AUTO };
 #define SCHED_MONOTONIC 0x80000000u
 
@@ -192,9 +190,6 @@ void bridge_loop_chunks_exit(POMP_Chunks_t *chunks) {
  * without a chunk size one contiguous chunk of n / T iterations, the first
  * n % T teams one more.  The same is computed here, on the team's initial
  * thread, and reported as dispatch(ompt_dispatch_distribute_chunk). */
-
-extern int omp_get_team_num(void) __attribute__((weak));
-extern int omp_get_num_teams(void) __attribute__((weak));
 
 /* The distribute parallel for (POMP_CHUNKS_REGIONS) this thread is in:
  * each parallel region it starts is the next chunk. */

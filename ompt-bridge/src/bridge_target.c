@@ -20,20 +20,12 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 #include "bridge_target.h"
 
-/* The OpenMP runtime's device routines (weak: absent with the stubs). */
-extern int omp_get_num_devices(void) __attribute__((weak));
-extern int omp_get_default_device(void) __attribute__((weak));
-extern int omp_get_initial_device(void) __attribute__((weak));
-extern int omp_target_is_present(const void *ptr, int device_num)
-    __attribute__((weak));
-/* OpenMP 5.1; libgomp from GCC 13 on, LLVM. */
-extern void *omp_get_mapped_ptr(const void *ptr, int device_num)
-    __attribute__((weak));
-extern int omp_get_team_num(void) __attribute__((weak));
-extern int omp_get_num_teams(void) __attribute__((weak));
-extern int omp_get_max_teams(void) __attribute__((weak));
+/* The OpenMP runtime's device routines are weak references (bridge_omp.h),
+ * absent with the stubs; omp_get_mapped_ptr (OpenMP 5.1) also with libgomp
+ * before GCC 13. */
 
 /* ---- Devices ------------------------------------------------------------ */
 

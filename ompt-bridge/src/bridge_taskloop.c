@@ -48,9 +48,8 @@
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 #include "bridge_runtime.h"
-
-extern int omp_get_num_threads(void) __attribute__((weak));
 
 /* The construct whose GOMP_taskloop call comes next on this thread. */
 static __thread const void *armed_codeptr
@@ -328,10 +327,6 @@ typedef struct tl_call {
 typedef void (*tl_go_t)(const tl_call_t *call, void (*fn)(void *), void *data,
                         void (*cpyfn)(void *, void *), long size, long align,
                         unsigned flags);
-
-extern int omp_get_level(void) __attribute__((weak));
-extern int omp_get_num_teams(void) __attribute__((weak));
-extern int omp_in_final(void) __attribute__((weak));
 
 static void taskloop_reported(const tl_call_t *c, const void *codeptr,
                               void *frame, tl_go_t go, tl_construct_t *w) {

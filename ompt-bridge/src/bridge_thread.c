@@ -17,6 +17,7 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 
 __thread bridge_thread_t *bridge_self
     __attribute__((tls_model("initial-exec")));
@@ -97,7 +98,6 @@ static bridge_thread_t *thread_create(ompt_thread_t type) {
   return t;
 }
 
-extern int omp_get_level(void) __attribute__((weak));
 static void start_initial_task(bridge_thread_t *t, ompt_data_t *region);
 
 bridge_thread_t *bridge_thread_discover(void) {
@@ -310,11 +310,6 @@ static void thread_end(bridge_thread_t *t) {
     cb(&t->thread_data);
   bridge_set_state(t, ompt_state_undefined, 0);
 }
-
-/* libgomp's entry for a parallel region, present when libgomp is the
- * runtime (weak: absent with other runtimes or the serial stubs). */
-
-extern int omp_in_parallel(void) __attribute__((weak));
 
 static void end_own_thread(void *arg) {
   bridge_thread_t *t = bridge_self;

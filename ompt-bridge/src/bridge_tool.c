@@ -26,6 +26,7 @@
 
 #include "bridge.h"
 #include "bridge_internal.h"
+#include "bridge_omp.h"
 #include "bridge_target.h"
 
 /* The OpenMP version whose OMPT interface libpompt provides (5.2). */
@@ -40,8 +41,6 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_int finalized;
 static ompt_start_tool_result_t *tool;
 static FILE *verbose;
-
-extern int omp_get_initial_device(void) __attribute__((weak));
 
 void bridge_log(const char *fmt, ...) {
   if (!verbose)

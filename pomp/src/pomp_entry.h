@@ -13,6 +13,7 @@
 
 #include "bridge.h"
 #include "bridge_gomp_entry.h"
+#include "bridge_omp.h"
 #include "pomp_region.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -44,8 +45,6 @@
 #else
 #define POMP_JUMP_ENTRY(ret, name, params, asm_body) EXPORT ret name params
 #endif
-
-extern int omp_get_max_threads(void) __attribute__((weak));
 
 /* The team size a parallel construct asks for: its num_threads value, or
  * (-1: no clause) the nthreads-var ICV. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "bridge_omp.h"
 #include "bridge_runtime.h"
 #include "pomp_entry.h"
 #include "pomp_region.h"
@@ -492,7 +493,6 @@ EXPORT int32_t POMP_Ordered_exit(POMP_Handle_t handle, int32_t thread_id) {
 /* cancel: reported when cancellation is activated (a cancel construct that
  * is not activated does nothing in OpenMP).  The construct type comes from
  * the CTC (construct=parallel|sections|for|do|taskgroup). */
-extern int omp_get_cancellation(void) __attribute__((weak));
 
 /* Emitted just before the cancel directive (after it, an activated cancel
  * would never get there); activated is the directive's if clause, and the
@@ -778,28 +778,6 @@ API_EVENT(POMP_Get_nested_event)
  * any runtime the serial answers are given (one thread; locks that never
  * block). */
 
-extern void omp_init_lock(void *) __attribute__((weak));
-extern void omp_init_lock_with_hint(void *, int) __attribute__((weak));
-extern void omp_destroy_lock(void *) __attribute__((weak));
-extern void omp_set_lock(void *) __attribute__((weak));
-extern void omp_unset_lock(void *) __attribute__((weak));
-extern int omp_test_lock(void *) __attribute__((weak));
-extern void omp_init_nest_lock(void *) __attribute__((weak));
-extern void omp_init_nest_lock_with_hint(void *, int) __attribute__((weak));
-extern void omp_destroy_nest_lock(void *) __attribute__((weak));
-extern void omp_set_nest_lock(void *) __attribute__((weak));
-extern void omp_unset_nest_lock(void *) __attribute__((weak));
-extern int omp_test_nest_lock(void *) __attribute__((weak));
-extern void omp_set_num_threads(int) __attribute__((weak));
-extern int omp_get_num_threads(void) __attribute__((weak));
-extern int omp_get_thread_num(void) __attribute__((weak));
-extern int omp_get_num_procs(void) __attribute__((weak));
-extern int omp_in_parallel(void) __attribute__((weak));
-extern void omp_set_dynamic(int) __attribute__((weak));
-extern int omp_get_dynamic(void) __attribute__((weak));
-extern void omp_set_nested(int) __attribute__((weak));
-extern int omp_get_nested(void) __attribute__((weak));
-
 /* Whether events are to be reported for this call site. */
 static inline int api_events(POMP_Handle_t *handle, const char *ctc) {
   if (!bridge_active)
@@ -847,25 +825,24 @@ API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
 /* The set and unset wrappers, called wherever the program sets or unsets
  * a lock.  On x86-64 the path without a tool is assembler: a compare and a
  * jump into the runtime's routine with the lock moved to the first argument
- * (or a return where no runtime defines it).  In C, the tool's path inlined
- * made GCC build a frame and save registers on both paths (16 of a
- * set/unset pair's 35 instructions over gcc's).  With a tool the jump goes
- * to the wrapper's body in C (name##_slow), which then takes the program's
- * call site and frame; elsewhere the body is the wrapper. */
-#define API_LOCK_ENTRY(name, routine)                                          \
-  POMP_JUMP_ENTRY(                                                             \
-      void, name, (POMP_Handle_t * handle, const char ctc[], void *lock),      \
-      GOMP_TOOL_JUMP(POMP_JUMP_SLOW(name)) "movq " #routine                    \
-                                           "@GOTPCREL(%rip), %rax\n\t"         \
-                                           "testq %rax, %rax\n\t"              \
-                                           "je 1f\n\t"                         \
-                                           "movq %rdx, %rdi\n\t"               \
-                                           "jmp *%rax\n"                       \
-                                           "1:\n\t"                            \
-                                           "ret\n\t")
+ * (routine_name: the weak reference as the link resolved it; where it is
+ * NULL, the C body finds it, bridge_omp.h, or finds no runtime).  In C, the
+ * tool's path inlined made GCC build a frame and save registers on both
+ * paths (16 of a set/unset pair's 35 instructions over gcc's).  With a tool
+ * the jump goes to the wrapper's body in C (name##_slow), which then takes
+ * the program's call site and frame; elsewhere the body is the wrapper. */
+#define API_LOCK_ENTRY(name, routine_name)                                     \
+  POMP_JUMP_ENTRY(void, name,                                                  \
+                  (POMP_Handle_t * handle, const char ctc[], void *lock),      \
+                  GOMP_TOOL_JUMP(POMP_JUMP_SLOW(                               \
+                      name)) "movq " routine_name "@GOTPCREL(%rip), %rax\n\t"  \
+                             "testq %rax, %rax\n\t"                            \
+                             "je " POMP_JUMP_SLOW(name) "\n\t"                 \
+                                                        "movq %rdx, %rdi\n\t"  \
+                                                        "jmp *%rax\n\t")
 
 #define API_LOCK_SET(name, kind, routine)                                      \
-  API_LOCK_ENTRY(name, routine) {                                              \
+  API_LOCK_ENTRY(name, #routine) {                                             \
     if (!api_events(handle, ctc)) {                                            \
       if (routine)                                                             \
         routine(lock);                                                         \
@@ -883,7 +860,7 @@ API_LOCK_SET(POMP_Api_omp_set_nest_lock, ompt_mutex_nest_lock,
 /* The release is reported before the lock is released, while the thread
  * still owns it (see Critical_end). */
 #define API_LOCK_UNSET(name, kind, routine)                                    \
-  API_LOCK_ENTRY(name, routine) {                                              \
+  API_LOCK_ENTRY(name, #routine) {                                             \
     if (api_events(handle, ctc))                                               \
       bridge_lock_release(kind, lock, CODEPTR, FRAME);                         \
     if (routine)                                                               \
@@ -941,7 +918,6 @@ API_INT(POMP_Api_omp_get_nested, omp_get_nested, 0)
 
 /* omp_fulfill_event: the task's fulfilment is reported before the runtime
  * completes the task (and releases its dependences). */
-extern void omp_fulfill_event(uintptr_t event) __attribute__((weak));
 
 EXPORT void POMP_Api_omp_fulfill_event(POMP_Handle_t *handle, const char ctc[],
                                        uintptr_t event) {

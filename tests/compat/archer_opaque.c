@@ -5,7 +5,8 @@
  * libgomp's host fallback when no device is present), and regions marked
  * noinstrument.  Each thread writes its part of an array before a barrier
  * (a barrier directive, a loop's implicit barrier) and reads the others'
- * after it; a critical region guards a shared sum; the end barrier of the
+ * after it; tasks write what their creator reads after a taskwait; a
+ * critical region guards a shared sum; the end barrier of the
  * region orders the writes before the sum the encountering thread takes.  Archer must report
  * nothing; it does only if libpompt reports these regions and barriers from
  * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
@@ -24,9 +25,11 @@
 #ifdef _POMP
 #pragma pomp noinstrument
 #endif
-/* Every thread writes its share, then, after the barrier, reads all. */
+/* Every thread writes its share, then, after the barrier, reads all; one
+ * thread has tasks (run by any thread) double the values and reads them
+ * after its taskwait. */
 static long share_then_sum(long *a) {
-  long total = 0;
+  long total = 0, doubled = 0;
 #pragma omp parallel reduction(+ : total)
   {
     int me = omp_get_thread_num(), n = omp_get_num_threads();
@@ -35,8 +38,20 @@ static long share_then_sum(long *a) {
 #pragma omp barrier
     for (int i = 0; i < N; i++)
       total += a[i];
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int i = 0; i < N; i += 8) {
+#pragma omp task firstprivate(i) shared(a)
+        for (int j = i; j < i + 8; j++)
+          a[j] *= 2;
+      }
+#pragma omp taskwait
+      for (int i = 0; i < N; i++)
+        doubled += a[i];
+    }
   }
-  return total;
+  return doubled == (long)N * (N - 1) ? total : -1;
 }
 
 /* A dynamic loop's writes, read by every thread after the loop's implicit

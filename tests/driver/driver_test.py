@@ -2112,7 +2112,8 @@ def case_static_tool(t):
                   tool, "-o", "part", env={"POMPT_LIBDIR": lib})
     wraps, undef = wrap_options(p.stderr)
     gone = {"GOMP_barrier", "GOMP_barrier_cancel", "GOMP_single_copy_start",
-            "GOMP_single_copy_end", "GOMP_loop_end", "GOMP_sections_end"}
+            "GOMP_single_copy_end", "GOMP_loop_end", "GOMP_sections_end",
+            "GOMP_taskwait"}
     check(wraps == defined - gone and undef == defined - gone,
           "pomp-link without the barrier wrappers: --wrap %s, -u %s"
           % (sorted(wraps), sorted(undef)))

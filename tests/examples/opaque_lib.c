@@ -4,10 +4,10 @@
  * with pomp-cc).  libpompt sees these regions only through libgomp's
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
- * GOMP_task) and reports them as a native runtime would: parallel regions,
+ * GOMP_task, GOMP_taskwait) and reports them as a native runtime would: parallel regions,
  * implicit tasks and their end barriers, the barriers, the worksharing
  * constructs' implicit barriers, the combined constructs' work, critical
- * regions, explicit tasks.
+ * regions, explicit tasks and their taskwait.
  */
 #include <omp.h>
 
@@ -81,22 +81,25 @@ long opaque_sections(void) {
   return left + right;
 }
 
-/* Tasks created by one thread of a region, which the team runs (in the
- * single construct's end barrier, GOMP_barrier): each is created and run
- * through libgomp's GOMP_task, reported as an instrumented task would be. */
+/* Tasks created by one thread of a region, which the team runs: each is
+ * created and run through libgomp's GOMP_task, reported as an instrumented
+ * task would be; the creating thread waits for them (GOMP_taskwait), and
+ * the single construct ends in a barrier (GOMP_barrier). */
 long opaque_tasks(int n) {
-  long done[OPAQUE_TASKS] = {0};
+  long done[OPAQUE_TASKS] = {0}, s = 0;
   if (n > OPAQUE_TASKS)
     n = OPAQUE_TASKS;
 #pragma omp parallel
 #pragma omp single
-  for (int i = 0; i < n; i++) {
+  {
+    for (int i = 0; i < n; i++) {
 #pragma omp task firstprivate(i) shared(done)
-    done[i] = i + 1;
+      done[i] = i + 1;
+    }
+#pragma omp taskwait
+    for (int i = 0; i < n; i++)
+      s += done[i];
   }
-  long s = 0;
-  for (int i = 0; i < n; i++)
-    s += done[i];
   return s;
 }
 
