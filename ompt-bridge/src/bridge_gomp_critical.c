@@ -58,10 +58,8 @@ GOMP_REAL_DECL(GOMP_critical_name_end);
 static __thread void **reported[REPORTED_MAX]
     __attribute__((tls_model("initial-exec")));
 /* Not static: the end entries' assembler reads it by this name. */
-extern __thread unsigned
-    reported_depth __asm__("bridge_critical_reported_depth");
-__attribute__((used, visibility("hidden"),
-               tls_model("initial-exec"))) __thread unsigned reported_depth;
+__thread unsigned reported_depth __asm__("bridge_critical_reported_depth")
+    __attribute__((used, visibility("hidden"), tls_model("initial-exec")));
 
 /* Whether a start entry's region, with a tool active and no instrumented
  * construct's inline acquire before it, is to be reported: the tool wants
