@@ -41,14 +41,18 @@
 /* Tracked tasks a thread pushes between two sweeps of its own. */
 #define DISCARD_SWEEP_EVERY 256
 
-int bridge_cancellation_on(void) {
-  static atomic_int on = -1;
-  int v = atomic_load_explicit(&on, memory_order_relaxed);
-  if (v < 0) {
-    v = omp_get_cancellation && omp_get_cancellation();
-    atomic_store_explicit(&on, v, memory_order_relaxed);
-  }
+static atomic_int cancellation_on = -1;
+
+/* Apart, so that the test inlines into GOMP_task's path. */
+static __attribute__((noinline, cold)) int cancellation_first(void) {
+  int v = omp_get_cancellation && omp_get_cancellation();
+  atomic_store_explicit(&cancellation_on, v, memory_order_relaxed);
   return v;
+}
+
+int bridge_cancellation_on(void) {
+  int v = atomic_load_explicit(&cancellation_on, memory_order_relaxed);
+  return __builtin_expect(v >= 0, 1) ? v : cancellation_first();
 }
 
 uint64_t bridge_discard_taskgroup_id(void) {
