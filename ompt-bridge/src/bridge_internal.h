@@ -661,6 +661,11 @@ static inline void bridge_deps_release(bridge_thread_t *t,
  * whose arg is the taskgroup's id with cancellation on, bridge_discard.c,
  * and whose seq marks a registered task reduction, bridge_reduction.c), or
  * NULL. */
+/* The marks of a taskgroup's scope, in its seq field (which taskgroups do
+ * not use otherwise). */
+#define BRIDGE_TG_REDUCING 1u /* registered a task reduction */
+#define BRIDGE_TG_STARTED 2u  /* libgomp's start entry was called for it */
+#define BRIDGE_TG_OPAQUE 4u   /* reported from libgomp's entries */
 static inline bridge_scope_t *bridge_innermost_taskgroup(bridge_thread_t *t) {
   const struct bridge_task *cur = t->cur;
   for (int i = t->nscopes - 1; i >= (cur ? cur->scope_base : 0); i--)
@@ -908,6 +913,11 @@ void bridge_parallel_left(POMP_Team_t *team, const void *codeptr, void *frame);
  * reduction the thread combines now (until
  * GOMP_taskgroup_reduction_unregister). */
 void bridge_task_reduction_begin(const void *codeptr);
+/* bridge_reduction.c: GOMP_taskgroup_end returned for tg, the innermost
+ * taskgroup of an instrumented construct: a task reduction registered in
+ * it is combined now. */
+void bridge_taskgroup_reduction_waited(bridge_thread_t *t, bridge_scope_t *tg,
+                                       const void *codeptr);
 /* bridge_events.c: the wait of the thread's innermost taskgroup is over
  * before its exit event (a task reduction is combined in between). */
 void bridge_taskgroup_wait_over(bridge_thread_t *t, const void *codeptr);

@@ -144,22 +144,18 @@ ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow())
 /* ---- Task reductions -------------------------------------------------------
  * A taskgroup with task_reduction registers it with libgomp after its start
  * (GOMP_taskgroup_reduction_register); once GOMP_taskgroup_end returns (the
- * wait is over) the encountering thread combines the threads' copies in
- * GCC's code, then calls GOMP_taskgroup_reduction_unregister.  A taskloop
- * with a reduction does the same after GOMP_taskloop, which registered it
- * in the taskgroup of its own (bridge_taskloop.c calls
- * bridge_task_reduction_begin).  The instrumented taskgroup's scope keeps
- * the mark of a registered reduction in its seq field (unused for
- * taskgroups). */
-
-#define TASKGROUP_REDUCING 1u
+ * wait is over; bridge_gomp_taskgroup.c interposes it) the encountering
+ * thread combines the threads' copies in GCC's code, then calls
+ * GOMP_taskgroup_reduction_unregister.  A taskloop with a reduction does the
+ * same after GOMP_taskloop, which registered it in the taskgroup of its own
+ * (bridge_taskloop.c calls bridge_task_reduction_begin).  The instrumented
+ * taskgroup's scope keeps the mark of a registered reduction
+ * (BRIDGE_TG_REDUCING). */
 
 typedef void (*gomp_tg_red_t)(uintptr_t *);
 static gomp_tg_red_t real_tg_register, real_tg_unregister;
-static gomp_atomic_t real_tg_end;
 GOMP_REAL_DECL(GOMP_taskgroup_reduction_register);
 GOMP_REAL_DECL(GOMP_taskgroup_reduction_unregister);
-GOMP_REAL_DECL(GOMP_taskgroup_end);
 
 /* libgomp's entries, looked up at load time (the interposers look them up
  * themselves when they come first). */
@@ -170,7 +166,6 @@ __attribute__((constructor)) static void gomp_reduction_setup(void) {
       (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_register);
   real_tg_unregister =
       (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_unregister);
-  real_tg_end = (gomp_atomic_t)GOMP_REAL(GOMP_taskgroup_end);
 }
 
 GOMP_EXPORT void
@@ -182,26 +177,19 @@ GOMP_ENTRY(GOMP_taskgroup_reduction_register)(uintptr_t *data) {
   bridge_thread_t *t = bridge_active ? bridge_thread_peek() : NULL;
   bridge_scope_t *tg = t ? bridge_innermost_taskgroup(t) : NULL;
   if (tg)
-    tg->seq = TASKGROUP_REDUCING;
+    tg->seq |= BRIDGE_TG_REDUCING;
 }
 
-static __attribute__((noinline)) void tg_end_slow(const void *codeptr) {
-  if (!real_tg_end)
-    real_tg_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_taskgroup_end);
-  real_tg_end();
-  bridge_thread_t *t = bridge_thread_peek();
-  bridge_scope_t *tg = t && t->cur ? bridge_innermost_taskgroup(t) : NULL;
-  if (!tg || tg->seq != TASKGROUP_REDUCING || bridge_combining.open)
+void bridge_taskgroup_reduction_waited(bridge_thread_t *t, bridge_scope_t *tg,
+                                       const void *codeptr) {
+  if (!(tg->seq & BRIDGE_TG_REDUCING) || bridge_combining.open)
     return;
-  tg->seq = 0;
+  tg->seq &= ~BRIDGE_TG_REDUCING;
   /* The wait is over: its end now, not after the combining. */
   bridge_taskgroup_wait_over(t, codeptr);
   bridge_combine_begin(t, BRIDGE_COMBINING_TASKS, bridge_working_state(t->cur),
                        0, codeptr);
 }
-
-ENTRY_VOID(GOMP_taskgroup_end, real_tg_end,
-           tg_end_slow(__builtin_return_address(0)))
 
 void bridge_task_reduction_begin(const void *codeptr) {
   bridge_thread_t *t = bridge_thread_peek();

@@ -5,8 +5,8 @@
  * libgomp's host fallback when no device is present), and regions marked
  * noinstrument.  Each thread writes its part of an array before a barrier
  * (a barrier directive, a loop's implicit barrier) and reads the others'
- * after it; tasks write what their creator reads after a taskwait; a
- * critical region guards a shared sum; the end barrier of the
+ * after it; tasks write what their creator reads after a taskwait and
+ * after a taskgroup; a critical region guards a shared sum; the end barrier of the
  * region orders the writes before the sum the encountering thread takes.  Archer must report
  * nothing; it does only if libpompt reports these regions and barriers from
  * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
@@ -27,7 +27,7 @@
 #endif
 /* Every thread writes its share, then, after the barrier, reads all; one
  * thread has tasks (run by any thread) double the values and reads them
- * after its taskwait. */
+ * after its taskwait, then add one, read after their taskgroup. */
 static long share_then_sum(long *a) {
   long total = 0, doubled = 0;
 #pragma omp parallel reduction(+ : total)
@@ -49,9 +49,19 @@ static long share_then_sum(long *a) {
 #pragma omp taskwait
       for (int i = 0; i < N; i++)
         doubled += a[i];
+#pragma omp taskgroup
+      {
+        for (int i = 0; i < N; i += 8) {
+#pragma omp task firstprivate(i) shared(a)
+          for (int j = i; j < i + 8; j++)
+            a[j] += 1;
+        }
+      }
+      for (int i = 0; i < N; i++)
+        doubled += a[i];
     }
   }
-  return doubled == (long)N * (N - 1) ? total : -1;
+  return doubled == 2L * N * (N - 1) + N ? total : -1;
 }
 
 /* A dynamic loop's writes, read by every thread after the loop's implicit

@@ -4,10 +4,10 @@
  * with pomp-cc).  libpompt sees these regions only through libgomp's
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
- * GOMP_task, GOMP_taskwait) and reports them as a native runtime would: parallel regions,
+ * GOMP_task, GOMP_taskwait, GOMP_taskgroup_*) and reports them as a native runtime would: parallel regions,
  * implicit tasks and their end barriers, the barriers, the worksharing
  * constructs' implicit barriers, the combined constructs' work, critical
- * regions, explicit tasks and their taskwait.
+ * regions, explicit tasks, their taskwait and taskgroup.
  */
 #include <omp.h>
 
@@ -154,4 +154,23 @@ long opaque_critical(int n) {
     named_counted += 2;
   }
   return counted + named_counted;
+}
+
+/* A taskgroup (GOMP_taskgroup_start / _end) around tasks one thread
+ * creates: the creating thread reads their results after it. */
+long opaque_taskgroup(void) {
+  long part[4] = {0}, s = 0;
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp taskgroup
+    {
+      for (int i = 0; i < 4; i++) {
+#pragma omp task firstprivate(i) shared(part)
+        part[i] = 10 * (i + 1);
+      }
+    }
+    s = part[0] + part[1] + part[2] + part[3];
+  }
+  return s;
 }

@@ -12,4 +12,5 @@ long opaque_tasks(int n);
 long opaque_call(long (*fn)(int), int arg);
 long opaque_worksharing(int n);
 long opaque_critical(int n);
+long opaque_taskgroup(void);
 #endif

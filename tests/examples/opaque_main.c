@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
     total += opaque_call(orphan, 50) > 0;
     total += opaque_worksharing(40) > 0;
     total += opaque_critical(5) > 0;
+    total += opaque_taskgroup() == 100;
   }
   long nested = 0;
 #pragma omp parallel reduction(+ : nested)
