@@ -1201,6 +1201,12 @@ FORTRAN_F90 = r"""program fprog
   !$omp task shared(n)
   n = n + 1
   !$omp end task
+  !$omp taskwait
+  !$omp taskgroup
+  !$omp task shared(n)
+  n = n + 1
+  !$omp end task
+  !$omp end taskgroup
   !$omp end single
   !$omp do schedule(dynamic, 7)
   do i = 1, 100
@@ -1255,14 +1261,16 @@ def case_fortran(t):
             # two regions; the static loop's, the directive's and
             # single's barriers (GOMP_barrier); the dynamic loop's and the
             # sections' (GOMP_loop_end, GOMP_sections_end); two critical
-            # regions per thread; the single's task
+            # regions per thread; the single's two tasks, its taskwait and
+            # taskgroup
             expect = {"parallel_begin": 2, "implicit_task_begin": 2 * n,
                       "barrier_implicit_parallel": 2 * n,
                       "barrier_implementation": 3 * n,
                       "barrier_implicit_workshare": 2 * n,
                       "mutex_acquire": 2 * n, "mutex_acquired": 2 * n,
                       "mutex_released": 2 * n, "acquire_critical": 2 * n,
-                      "task_create": 1, "task_complete": 1}
+                      "task_create": 2, "task_complete": 2, "taskwait": 1,
+                      "taskgroup": 1}
             bad = {k: (counts.get(k), v) for k, v in expect.items()
                    if counts.get(k) != v}
             check(not bad, "%s, %d threads: counts (got, expected): %s"
