@@ -6,7 +6,8 @@
  * noinstrument.  Each thread writes its part of an array before a barrier
  * (a barrier directive, a loop's implicit barrier) and reads the others'
  * after it; tasks write what their creator reads after a taskwait and
- * after a taskgroup; a critical region guards a shared sum; the end barrier of the
+ * after a taskgroup; a critical region guards a shared sum; an ordered
+ * loop's ordered regions pass a running sum along; the end barrier of the
  * region orders the writes before the sum the encountering thread takes.  Archer must report
  * nothing; it does only if libpompt reports these regions and barriers from
  * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
@@ -82,6 +83,21 @@ static long loop_then_critical(long *a) {
   }
   return total;
 }
+
+/* An ordered loop whose ordered regions (GOMP_ordered_start / _end) pass a
+ * running sum from each iteration to the next. */
+static long ordered_chain(void) {
+  long running = 0, sums[N];
+#pragma omp parallel for ordered schedule(dynamic, 1)
+  for (int i = 0; i < N; i++) {
+#pragma omp ordered
+    {
+      running += i;
+      sums[i] = running;
+    }
+  }
+  return sums[N - 1];
+}
 #ifdef _POMP
 #pragma pomp instrument
 #endif
@@ -107,6 +123,7 @@ int main(int argc, char **argv) {
     }
     t2 = share_then_sum(b);
     t3 = loop_then_critical(c);
+    bad += ordered_chain() != (long)N * (N - 1) / 2;
     bad += t1 != (long)N * (N - 1) / 2 + (long)N * r || last != N - 1 + r;
     bad += t2 % ((long)N * (N - 1) / 2) != 0;
     bad += t3 % ((long)N * (N - 1)) != 0;

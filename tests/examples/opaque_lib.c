@@ -4,10 +4,11 @@
  * with pomp-cc).  libpompt sees these regions only through libgomp's
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
- * GOMP_task, GOMP_taskwait, GOMP_taskgroup_*) and reports them as a native runtime would: parallel regions,
- * implicit tasks and their end barriers, the barriers, the worksharing
- * constructs' implicit barriers, the combined constructs' work, critical
- * regions, explicit tasks, their taskwait and taskgroup.
+ * GOMP_ordered_*, GOMP_task, GOMP_taskwait, GOMP_taskgroup_*) and reports
+ * them as a native runtime would: parallel regions, implicit tasks and
+ * their end barriers, the barriers, the worksharing constructs' implicit
+ * barriers, the combined constructs' work, critical and ordered regions,
+ * explicit tasks, their taskwait and taskgroup.
  */
 #include <omp.h>
 
@@ -173,4 +174,19 @@ long opaque_taskgroup(void) {
     s = part[0] + part[1] + part[2] + part[3];
   }
   return s;
+}
+
+/* An ordered loop: its iterations' ordered regions (GOMP_ordered_start /
+ * _end) run one after the other, in the loop's order. */
+long opaque_ordered(int n) {
+  long last = -1, bad = 0;
+#pragma omp parallel for ordered schedule(dynamic, 1) reduction(+ : bad)
+  for (int i = 0; i < n; i++) {
+#pragma omp ordered
+    {
+      bad += last != i - 1;
+      last = i;
+    }
+  }
+  return bad;
 }

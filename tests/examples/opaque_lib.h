@@ -13,4 +13,6 @@ long opaque_call(long (*fn)(int), int arg);
 long opaque_worksharing(int n);
 long opaque_critical(int n);
 long opaque_taskgroup(void);
+#define OPAQUE_ORDERED 6
+long opaque_ordered(int n);
 #endif

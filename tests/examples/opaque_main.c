@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     total += opaque_worksharing(40) > 0;
     total += opaque_critical(5) > 0;
     total += opaque_taskgroup() == 100;
+    total += opaque_ordered(OPAQUE_ORDERED) == 0;
   }
   long nested = 0;
 #pragma omp parallel reduction(+ : nested)
