@@ -131,6 +131,12 @@ static inline int bridge_wants(int bucket, ompt_callbacks_t which) {
   return atomic_load_explicit(&bridge_active_cb[bucket][which],
                               memory_order_relaxed) != 0;
 }
+/* Whether a mutex's acquire, acquisition or release is wanted now. */
+static inline int bridge_wants_mutex(int bucket) {
+  return bridge_wants(bucket, ompt_callback_mutex_acquire) ||
+         bridge_wants(bucket, ompt_callback_mutex_acquired) ||
+         bridge_wants(bucket, ompt_callback_mutex_released);
+}
 
 /* Begin/end pairs that need no model of their own (masked, work): the
  * bridge records the scope of a begin only when the begin is delivered.

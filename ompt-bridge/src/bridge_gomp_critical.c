@@ -66,9 +66,7 @@ __thread unsigned reported_depth __asm__("bridge_critical_reported_depth")
  * the mutex callbacks, no instrumented acquire through libpompt put the
  * thread in wait_critical first, and the stack has room. */
 static int reporting(void) {
-  if (!bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_mutex_acquire) &&
-      !bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_mutex_acquired) &&
-      !bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_mutex_released))
+  if (!bridge_wants_mutex(BRIDGE_B_SYNC_EE))
     return 0;
   bridge_thread_t *t = bridge_thread_peek();
   if (!t || reported_depth >= REPORTED_MAX)

@@ -106,6 +106,21 @@ static inline void (*bridge_gomp_checked(const char *name,
   extern T var __asm__(sym);                                                   \
   __attribute__((used)) T var = resolve
 
+/* An entry void (void) whose path without a tool is a test and a tail call
+ * of libgomp's entry (real: the file's variable, found at load time), and
+ * which otherwise calls slow(codeptr, frame), a noinline function of the
+ * file that finds libgomp's entry itself when real is still NULL.  For
+ * files that include bridge.h (bridge_active). */
+#define GOMP_VOID_ENTRY(name, real, slow)                                      \
+  GOMP_EXPORT void GOMP_ENTRY(name)(void) {                                    \
+    void (*real_)(void) = (real);                                              \
+    if (__builtin_expect(bridge_active || !real_, 0)) {                        \
+      slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());         \
+      return;                                                                  \
+    }                                                                          \
+    real_();                                                                   \
+  }
+
 /* The implicit barrier of a worksharing construct reached through
  * libgomp's entry (GOMP_loop_end, GOMP_sections_end and their _cancel
  * forms; bridge_gomp_sync.c): begun where it is to be reported (nonzero),

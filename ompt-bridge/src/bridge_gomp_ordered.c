@@ -47,9 +47,7 @@ static __thread unsigned open_depth __attribute__((tls_model("initial-exec")));
 /* Whether a start entry's region is to be reported: a tool wants the
  * mutex callbacks and no instrumented construct's acquire came first. */
 static int reporting(void) {
-  if (!bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_mutex_acquire) &&
-      !bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_mutex_acquired) &&
-      !bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_mutex_released))
+  if (!bridge_wants_mutex(BRIDGE_B_SYNC_EE))
     return 0;
   bridge_thread_t *t = bridge_thread_peek();
   return t && open_depth < ORDERED_MAX &&
@@ -75,14 +73,7 @@ static __attribute__((noinline)) void start_slow(const void *codeptr,
   open_depth++;
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_ordered_start)(void) {
-  gomp_ordered_t real = real_start;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    start_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
-    return;
-  }
-  real();
-}
+GOMP_VOID_ENTRY(GOMP_ordered_start, real_start, start_slow)
 
 static __attribute__((noinline)) void end_slow(const void *codeptr,
                                                void *frame) {
@@ -99,11 +90,4 @@ static __attribute__((noinline)) void end_slow(const void *codeptr,
   real_end();
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_ordered_end)(void) {
-  gomp_ordered_t real = real_end;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    end_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
-    return;
-  }
-  real();
-}
+GOMP_VOID_ENTRY(GOMP_ordered_end, real_end, end_slow)

@@ -305,14 +305,7 @@ void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame) {
     if (reported)                                                              \
       bridge_gomp_ws_barrier_end(codeptr, frame);                              \
   }                                                                            \
-  GOMP_EXPORT void GOMP_ENTRY(name)(void) {                                    \
-    gomp_barrier_t real = real_var;                                            \
-    if (__builtin_expect(bridge_active || !real, 0)) {                         \
-      name##_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());  \
-      return;                                                                  \
-    }                                                                          \
-    real();                                                                    \
-  }
+  GOMP_VOID_ENTRY(name, real_var, name##_slow)
 
 WS_END(GOMP_loop_end, real_loop_end)
 WS_END(GOMP_sections_end, real_sections_end)
@@ -342,14 +335,7 @@ static __attribute__((noinline)) void taskwait_slow(const void *codeptr,
   bridge_sync_exit(BRIDGE_B_TASK_EE, ompt_sync_region_taskwait, codeptr, frame);
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_taskwait)(void) {
-  gomp_taskwait_t real = real_taskwait;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    taskwait_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
-    return;
-  }
-  real();
-}
+GOMP_VOID_ENTRY(GOMP_taskwait, real_taskwait, taskwait_slow)
 
 /* libgomp's barrier and taskwait, past libpompt's entries: for the
  * barrier entry's slow path above, and for the POMP events that wait

@@ -57,14 +57,7 @@ static __attribute__((noinline)) void start_slow(const void *codeptr,
   real_start();
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_taskgroup_start)(void) {
-  gomp_taskgroup_t real = real_start;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    start_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
-    return;
-  }
-  real();
-}
+GOMP_VOID_ENTRY(GOMP_taskgroup_start, real_start, start_slow)
 
 static __attribute__((noinline)) void end_slow(const void *codeptr,
                                                void *frame) {
@@ -86,11 +79,4 @@ static __attribute__((noinline)) void end_slow(const void *codeptr,
     bridge_taskgroup_reduction_waited(t, tg, codeptr);
 }
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_taskgroup_end)(void) {
-  gomp_taskgroup_t real = real_end;
-  if (__builtin_expect(bridge_active || !real, 0)) {
-    end_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());
-    return;
-  }
-  real();
-}
+GOMP_VOID_ENTRY(GOMP_taskgroup_end, real_end, end_slow)
