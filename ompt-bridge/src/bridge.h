@@ -43,15 +43,23 @@
  * differs, and canonical frame addresses are reported (ompt_frame_cfa).
  * Either way a callee's frame address is below its caller's. */
 #if defined(__x86_64__)
-#define BRIDGE_FRAME_FLAG ompt_frame_framepointer
+#define BRIDGE_FRAME_FLAG_DEFAULT ompt_frame_framepointer
 #define BRIDGE_FRAME()                                                         \
   ((void *)((char *)__builtin_dwarf_cfa() - 2 * sizeof(void *)))
 #define BRIDGE_FRAME_KEPT() __builtin_frame_address(0)
 #else
-#define BRIDGE_FRAME_FLAG ompt_frame_cfa
+#define BRIDGE_FRAME_FLAG_DEFAULT ompt_frame_cfa
 #define BRIDGE_FRAME() __builtin_dwarf_cfa()
 #define BRIDGE_FRAME_KEPT() __builtin_dwarf_cfa()
 #endif
+
+/* The address kind that every frame's flags carry: BRIDGE_FRAME_FLAG_DEFAULT,
+ * or what POMPT_FRAME_FLAGS asks for (bridge_frame_flags_setup, before the
+ * first task record).  Newer LLVM libomp flags the same frame-pointer
+ * values as ompt_frame_cfa, and the OMPT tests of its sources assert that
+ * flag (doc/ompt-mapping.md, the frames). */
+extern int bridge_frame_flag;
+void bridge_frame_flags_setup(void);
 
 /* Nonzero when a tool is active and events must be delivered.  Events check
  * this first: with no tool an event costs a load and a branch. */

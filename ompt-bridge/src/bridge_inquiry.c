@@ -309,10 +309,39 @@ static int get_task_memory(void **addr, size_t *size, int block) {
   return 0;
 }
 
+/* Unique ids: each thread numbers its own, under a prefix of its own in
+ * the top 16 bits (threads 1 to 65535), so that tools calling
+ * ompt_get_unique_id in every callback (as many do) share no cache line;
+ * the shared counter, under prefix 0, serves the threads beyond.  An
+ * atomic add on the thread's counter is one instruction, which a signal
+ * handler on the same thread cannot split: the entry point stays
+ * async-signal-safe.  The ids of a thread's first calls read as decimal
+ * numbers in hex, as libomp's (the same scheme) do. */
+#define ID_THREAD_SHIFT 48
+#define ID_THREADS ((uint64_t)1 << (64 - ID_THREAD_SHIFT))
 static _Atomic uint64_t next_id = 1;
+static _Atomic uint64_t next_id_thread = 1;
+static __thread _Atomic uint64_t thread_id_next
+    __attribute__((tls_model("initial-exec")));
+
+static __attribute__((noinline)) uint64_t unique_id_first(void) {
+  uint64_t t =
+      atomic_fetch_add_explicit(&next_id_thread, 1, memory_order_relaxed);
+  if (t >= ID_THREADS) /* prefixes used up: the shared counter */
+    return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+  uint64_t base = t << ID_THREAD_SHIFT;
+  /* Set unless a signal handler's call on this thread came first. */
+  uint64_t none = 0;
+  if (!atomic_compare_exchange_strong(&thread_id_next, &none, base + 1))
+    return atomic_fetch_add_explicit(&thread_id_next, 1, memory_order_relaxed);
+  return atomic_fetch_add_explicit(&thread_id_next, 1, memory_order_relaxed);
+}
 
 uint64_t bridge_unique_id(void) {
-  return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+  uint64_t v = atomic_load_explicit(&thread_id_next, memory_order_relaxed);
+  if (__builtin_expect(v == 0, 0))
+    return unique_id_first();
+  return atomic_fetch_add_explicit(&thread_id_next, 1, memory_order_relaxed);
 }
 
 static uint64_t get_unique_id(void) {

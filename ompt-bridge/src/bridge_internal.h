@@ -484,8 +484,8 @@ static inline bridge_task_t *bridge_task_take(bridge_thread_t *t,
 #undef BRIDGE_Z
   if (BRIDGE_TASK_ZEROED % 16)
     *(bridge_zero8_t *)(void *)((char *)r + BRIDGE_TASK_ZEROED - 8) = 0;
-  r->frame.exit_frame_flags = ompt_frame_runtime | BRIDGE_FRAME_FLAG;
-  r->frame.enter_frame_flags = ompt_frame_runtime | BRIDGE_FRAME_FLAG;
+  r->frame.exit_frame_flags = ompt_frame_runtime | bridge_frame_flag;
+  r->frame.enter_frame_flags = ompt_frame_runtime | bridge_frame_flag;
   r->next_free = NULL;
   r->early_begun = 0;
   r->trampolined = 0;

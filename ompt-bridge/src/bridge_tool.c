@@ -238,6 +238,26 @@ static void clear_callbacks(void) {
   bridge_tables_update();
 }
 
+int bridge_frame_flag = BRIDGE_FRAME_FLAG_DEFAULT;
+
+void bridge_frame_flags_setup(void) {
+  const char *v = getenv("POMPT_FRAME_FLAGS");
+  if (!v || !*v)
+    return;
+  if (!strcmp(v, "cfa"))
+    bridge_frame_flag = ompt_frame_cfa;
+  else if (!strcmp(v, "framepointer"))
+    bridge_frame_flag = ompt_frame_framepointer;
+  else
+    fprintf(stderr,
+            "pompt: POMPT_FRAME_FLAGS='%s' is neither 'cfa' nor "
+            "'framepointer'; ignored\n",
+            v);
+  bridge_log("frames flagged as %s",
+             bridge_frame_flag == ompt_frame_cfa ? "canonical frame addresses"
+                                                 : "frame pointers");
+}
+
 static void do_init(void) {
 #ifdef BRIDGE_HAVE_MEMCHECK
   /* Valgrind preloads its tool's library into the program. */
@@ -278,6 +298,7 @@ static void do_init(void) {
   }
   bridge_inquiry_init();
   bridge_atomic_setup();
+  bridge_frame_flags_setup();
   tool = find_tool();
   if (!tool) {
     bridge_log("no tool: events are not delivered");
