@@ -166,6 +166,12 @@ typedef struct bridge_pair_seq {
 enum { BRIDGE_PAIR_MASKED, BRIDGE_PAIR_WORK, BRIDGE_PAIR_HELD, BRIDGE_PAIRS };
 extern __thread bridge_pair_seq_t bridge_pairs[BRIDGE_PAIRS]
     __attribute__((tls_model("initial-exec")));
+/* The work pairs' next number after the thread's latest instrumented
+ * worksharing construct began: libgomp's start entries tell that
+ * construct's call from one of code pomp-cc did not compile by it
+ * (bridge_gomp_work.c). */
+extern __thread uint32_t bridge_work_entered
+    __attribute__((tls_model("initial-exec")));
 
 /* Enable exactly the buckets in mask (bit 1 << bucket); ALWAYS and OTHER
  * are always enabled. */
@@ -208,6 +214,7 @@ static inline void bridge_work_enter(int bucket, ompt_work_t type,
     bridge_work_begin(bucket, type, count, codeptr, frame);
   else
     bridge_pairs[BRIDGE_PAIR_WORK].next++;
+  bridge_work_entered = bridge_pairs[BRIDGE_PAIR_WORK].next;
 }
 static inline void bridge_work_leave(int bucket, ompt_work_t type,
                                      const void *codeptr, void *frame) {

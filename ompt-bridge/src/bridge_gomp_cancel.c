@@ -162,6 +162,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
                                                     void *frame) {             \
     if (!real_var)                                                             \
       real_var = (gomp_end_cancel_t)GOMP_REAL_CHECKED(name);                   \
+    bridge_gomp_work_close(codeptr, frame);                                    \
     int reported = bridge_gomp_ws_barrier_begin(codeptr, frame);               \
     bool cancelled = real_var();                                               \
     if (reported)                                                              \

@@ -126,6 +126,9 @@ static inline void (*bridge_gomp_checked(const char *name,
  * forms; bridge_gomp_sync.c): begun where it is to be reported (nonzero),
  * and then ended. */
 int bridge_gomp_ws_barrier_begin(const void *codeptr, void *frame);
+/* The end of a worksharing construct's work that a start entry opened
+ * (bridge_gomp_work.c), first thing in every loop and sections end entry. */
+void bridge_gomp_work_close(const void *codeptr, void *frame);
 void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame);
 
 /* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */

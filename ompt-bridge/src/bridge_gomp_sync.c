@@ -300,6 +300,7 @@ void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame) {
                                                     void *frame) {             \
     if (!real_var)                                                             \
       real_var = (gomp_barrier_t)GOMP_REAL_CHECKED(name);                      \
+    bridge_gomp_work_close(codeptr, frame);                                    \
     int reported = bridge_gomp_ws_barrier_begin(codeptr, frame);               \
     real_var();                                                                \
     if (reported)                                                              \

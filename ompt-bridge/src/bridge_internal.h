@@ -346,6 +346,10 @@ void bridge_inquiry_init(void);
 /* The work type of a loop with schedule(runtime) begun now: the encountering
  * task's run-sched-var (BRIDGE_WORK_LOOP_RUNTIME; bridge_loop.c). */
 ompt_work_t bridge_loop_work_runtime(void);
+/* Set while bridge_loop.c's chunk wrapper calls a loop's start entry: the
+ * call is not the program's (bridge_gomp_work.c). */
+extern __thread unsigned char bridge_loop_wrapping
+    __attribute__((tls_model("initial-exec")));
 /* How many target regions the calling thread is running (bridge_target.c:
  * between their enter and exit events; on the host, where it runs their
  * code). */

@@ -301,6 +301,9 @@ static void on_next(const void *istart, bool got, uint64_t is, uint64_t ie,
 typedef unsigned long long ull;
 typedef uintptr_t uptr;
 
+__thread unsigned char bridge_loop_wrapping
+    __attribute__((tls_model("initial-exec")));
+
 /* pompt_<entry>: what the program calls instead of libgomp's <entry>
  * (pomp-instr aliases the one for the other in units instrumented at
  * --loop-level=chunks): libgomp's entry, through a weak reference, then a
@@ -311,7 +314,9 @@ typedef uintptr_t uptr;
   EXPORT bool pompt_##name params {                                            \
     if (!name)                                                                 \
       bridge_gomp_missing(#name);                                              \
+    bridge_loop_wrapping = 1;                                                  \
     bool r = name args;                                                        \
+    bridge_loop_wrapping = 0;                                                  \
     if (is)                                                                    \
       on_start(is, r, (uint64_t)(s), (uint64_t)(i), down,                      \
                r ? (uint64_t) * (is) : 0, r ? (uint64_t) * (ie) : 0,           \

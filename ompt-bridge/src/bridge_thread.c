@@ -21,6 +21,8 @@
 
 __thread bridge_thread_t *bridge_self
     __attribute__((tls_model("initial-exec")));
+__thread uint32_t bridge_work_entered
+    __attribute__((tls_model("initial-exec")));
 __thread bridge_pair_seq_t bridge_pairs[BRIDGE_PAIRS]
     __attribute__((tls_model("initial-exec")));
 static _Atomic(bridge_thread_t *) registry;

@@ -253,9 +253,9 @@ void bridge_frame_flags_setup(void) {
             "pompt: POMPT_FRAME_FLAGS='%s' is neither 'cfa' nor "
             "'framepointer'; ignored\n",
             v);
-  bridge_log("frames flagged as %s",
-             bridge_frame_flag == ompt_frame_cfa ? "canonical frame addresses"
-                                                 : "frame pointers");
+  bridge_log("frames flagged as %s", bridge_frame_flag == ompt_frame_cfa
+                                         ? "canonical frame addresses"
+                                         : "frame pointers");
 }
 
 static void do_init(void) {

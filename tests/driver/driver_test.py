@@ -1262,7 +1262,8 @@ def case_fortran(t):
             # single's barriers (GOMP_barrier); the dynamic loop's and the
             # sections' (GOMP_loop_end, GOMP_sections_end); two critical
             # regions per thread; the single's two tasks, its taskwait and
-            # taskgroup
+            # taskgroup; the two dynamic loops' and the sections' work
+            # (the static loop calls no libgomp entry)
             expect = {"parallel_begin": 2, "implicit_task_begin": 2 * n,
                       "barrier_implicit_parallel": 2 * n,
                       "barrier_implementation": 3 * n,
@@ -1270,7 +1271,8 @@ def case_fortran(t):
                       "mutex_acquire": 2 * n, "mutex_acquired": 2 * n,
                       "mutex_released": 2 * n, "acquire_critical": 2 * n,
                       "task_create": 2, "task_complete": 2, "taskwait": 1,
-                      "taskgroup": 1}
+                      "taskgroup": 1, "work_loop_dynamic": 2 * n,
+                      "work_sections": n}
             bad = {k: (counts.get(k), v) for k, v in expect.items()
                    if counts.get(k) != v}
             check(not bad, "%s, %d threads: counts (got, expected): %s"
