@@ -144,7 +144,7 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
  * code pomp-cc did not compile.  The slow path apart, so that the entry
  * without a tool is a test and a tail call. */
 #define START(name, params, args, count, sched)                                \
-  typedef bool (*name##_t) params;                                             \
+  typedef bool(*name##_t) params;                                              \
   static name##_t real_##name;                                                 \
   GOMP_REAL_DECL(name);                                                        \
   static __attribute__((noinline)) bool name##_slow(                           \
@@ -153,14 +153,13 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
       real_##name = (name##_t)GOMP_REAL_CHECKED(name);                         \
     if (bridge_active && !instrumented_start() && !bridge_loop_wrapping &&     \
         work_opening())                                                        \
-      work_open(name_type(#name, (sched)), BRIDGE_B_LOOP_EE, (count),          \
-                codeptr, frame);                                               \
+      work_open(name_type(#name, (sched)), BRIDGE_B_LOOP_EE, (count), codeptr, \
+                frame);                                                        \
     return real_##name args;                                                   \
   }                                                                            \
   GOMP_EXPORT bool GOMP_ENTRY(name) params {                                   \
-    if (__builtin_expect((bridge_active && !instrumented_start()) ||           \
-                             !real_##name,                                     \
-                         0))                                                   \
+    if (__builtin_expect(                                                      \
+            (bridge_active && !instrumented_start()) || !real_##name, 0))      \
       return name##_slow(EXPAND args,                                          \
                          gomp_codeptr(__builtin_return_address(0)),            \
                          BRIDGE_FRAME());                                      \
@@ -225,8 +224,7 @@ sections_slow(unsigned count, uptr *red, void **mem, int two,
     real_sections2_start =
         (sections2_start_t)GOMP_REAL_CHECKED(GOMP_sections2_start);
   if (bridge_active && !instrumented_start() && work_opening())
-    work_open(ompt_work_sections, BRIDGE_B_WORKSHARE_EE, count, codeptr,
-              frame);
+    work_open(ompt_work_sections, BRIDGE_B_WORKSHARE_EE, count, codeptr, frame);
   return two ? real_sections2_start(count, red, mem)
              : real_sections_start(count);
 }
@@ -240,11 +238,10 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_sections_start)(unsigned count) {
   return real_sections_start(count);
 }
 
-GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_sections2_start)(unsigned count,
-                                                      uptr *red, void **mem) {
+GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_sections2_start)(unsigned count, uptr *red,
+                                                      void **mem) {
   if (__builtin_expect(
-          (bridge_active && !instrumented_start()) || !real_sections2_start,
-          0))
+          (bridge_active && !instrumented_start()) || !real_sections2_start, 0))
     return sections_slow(count, red, mem, 1,
                          gomp_codeptr(__builtin_return_address(0)),
                          BRIDGE_FRAME());
@@ -254,41 +251,26 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_sections2_start)(unsigned count,
 /* The end calls without a barrier (the others are bridge_gomp_sync.c's and
  * bridge_gomp_cancel.c's, which close the work first too). */
 typedef void (*gomp_end_t)(void);
-static gomp_end_t real_loop_end_nowait, real_sections_end_nowait;
-GOMP_REAL_DECL(GOMP_loop_end_nowait);
-GOMP_REAL_DECL(GOMP_sections_end_nowait);
 
-static __attribute__((noinline)) void loop_nowait_slow(const void *codeptr,
-                                                       void *frame) {
-  if (!real_loop_end_nowait)
-    real_loop_end_nowait = (gomp_end_t)GOMP_REAL_CHECKED(GOMP_loop_end_nowait);
-  bridge_gomp_work_close(codeptr, frame);
-  real_loop_end_nowait();
-}
-/* Without an opened work the end calls pass at once (as the start entries,
- * with a test of their own). */
-GOMP_EXPORT void GOMP_ENTRY(GOMP_loop_end_nowait)(void) {
-  if (__builtin_expect(opened_depth || !real_loop_end_nowait, 0)) {
-    loop_nowait_slow(gomp_codeptr(__builtin_return_address(0)),
-                     BRIDGE_FRAME());
-    return;
+/* Without an opened work such an end call passes at once (as the start
+ * entries, with a test of their own). */
+#define NOWAIT_END(name)                                                       \
+  static gomp_end_t real_##name;                                               \
+  GOMP_REAL_DECL(name);                                                        \
+  static __attribute__((noinline)) void name##_slow(const void *codeptr,       \
+                                                    void *frame) {             \
+    if (!real_##name)                                                          \
+      real_##name = (gomp_end_t)GOMP_REAL_CHECKED(name);                       \
+    bridge_gomp_work_close(codeptr, frame);                                    \
+    real_##name();                                                             \
+  }                                                                            \
+  GOMP_EXPORT void GOMP_ENTRY(name)(void) {                                    \
+    if (__builtin_expect(opened_depth || !real_##name, 0)) {                   \
+      name##_slow(gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());  \
+      return;                                                                  \
+    }                                                                          \
+    real_##name();                                                             \
   }
-  real_loop_end_nowait();
-}
 
-static __attribute__((noinline)) void
-sections_nowait_slow(const void *codeptr, void *frame) {
-  if (!real_sections_end_nowait)
-    real_sections_end_nowait =
-        (gomp_end_t)GOMP_REAL_CHECKED(GOMP_sections_end_nowait);
-  bridge_gomp_work_close(codeptr, frame);
-  real_sections_end_nowait();
-}
-GOMP_EXPORT void GOMP_ENTRY(GOMP_sections_end_nowait)(void) {
-  if (__builtin_expect(opened_depth || !real_sections_end_nowait, 0)) {
-    sections_nowait_slow(gomp_codeptr(__builtin_return_address(0)),
-                         BRIDGE_FRAME());
-    return;
-  }
-  real_sections_end_nowait();
-}
+NOWAIT_END(GOMP_loop_end_nowait)
+NOWAIT_END(GOMP_sections_end_nowait)
