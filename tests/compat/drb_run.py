@@ -19,9 +19,17 @@ Each program is built once and run with OMP_NUM_THREADS=--threads (2),
 Archer and TSAN_OPTIONS as tests/compat/run_archer.py sets them, up to
 --runs (3) times until ThreadSanitizer reports a data race; a program is
 "racy" when its name ends in -yes.c.  A race-free program counts as
-reported when any of its runs reports.  One line per program (found,
-missed, clean, reported, build-failed, crashed, timeout), then a summary;
-the build and run logs are OUTDIR/<program>.log.
+reported when any of its runs reports.  A run counts with the data races
+it reported also when it then crashed or ran into --timeout (60 s; what
+it wrote before it was killed); one that reported none ends the program's
+runs as "crashed" (a signal, ThreadSanitizer's report of one, or another
+exit status than 0 and 66) or "timeout".  A program whose run ended
+normally without Archer saying it attached (ARCHER_OPTIONS=verbose=1) is
+"no-archer": a wrong --archer, or a program that never starts the OpenMP
+runtime (a `simd` loop alone, built with libomp).  One line per program
+(found, missed, clean, reported, build-failed, crashed, timeout,
+no-archer), then a summary; the build and run logs are
+OUTDIR/<program>.log.  On a shared machine, run it under `nice -n 10`.
 """
 import argparse
 import os
@@ -32,6 +40,11 @@ import sys
 
 RACE = re.compile(r"WARNING: ThreadSanitizer: data race")
 OTHER = re.compile(r"WARNING: ThreadSanitizer: (?!data race)")
+# As tests/compat/run_archer.py: TSan's handler of a fatal signal exits with
+# TSAN_OPTIONS' exitcode (66), the status of a run that reported races.
+CRASH = re.compile(r"ThreadSanitizer: (SEGV|BUS|FPE|ILL|ABRT|CHECK failed)|"
+                   r"DEADLYSIGNAL")
+ATTACHED = "Archer detected OpenMP application with TSan"
 
 
 def build(a, src, exe, log):
@@ -49,25 +62,36 @@ def build(a, src, exe, log):
 
 
 def run(a, exe, log):
-    """Returns races, other reports, crashed, timed out of one run."""
+    """Returns the races and other reports of one run, and None or what
+    went wrong: "crashed", "timeout", "no-archer"."""
     env = dict(os.environ)
     for k in ("OMP_TOOL", "OMP_TOOL_VERBOSE_INIT", "POMPT_FORCE"):
         env.pop(k, None)
     env["OMP_NUM_THREADS"] = str(a.threads)
     env["OMP_TOOL_LIBRARIES"] = a.archer
+    env["ARCHER_OPTIONS"] = "verbose=1 " + env.get("ARCHER_OPTIONS", "")
     env["TSAN_OPTIONS"] = ("ignore_noninstrumented_modules=1 halt_on_error=0 "
                            "exitcode=66 " + env.get("TSAN_OPTIONS", ""))
     try:
         p = subprocess.run([exe], capture_output=True, text=True, env=env,
                            errors="replace", timeout=a.timeout,
                            cwd=os.path.dirname(exe))
-    except subprocess.TimeoutExpired:
-        log.write("(timed out after %d s)\n" % a.timeout)
-        return 0, 0, False, True
+    except subprocess.TimeoutExpired as e:
+        # What it wrote before it was killed (bytes, also with text=True):
+        # a race reported before a racy program spins forever still counts.
+        out = "".join(x.decode(errors="replace") if isinstance(x, bytes)
+                      else x or "" for x in (e.stdout, e.stderr))
+        log.write(out + "(timed out after %d s)\n" % a.timeout)
+        return len(RACE.findall(out)), len(OTHER.findall(out)), "timeout"
     log.write(p.stdout + p.stderr + "(exit %d)\n" % p.returncode)
     races = len(RACE.findall(p.stderr))
-    crashed = p.returncode < 0 or (p.returncode not in (0, 66) and not races)
-    return races, len(OTHER.findall(p.stderr)), crashed, False
+    state = None
+    if (p.returncode < 0 or CRASH.search(p.stderr) or
+            (p.returncode not in (0, 66) and not races)):
+        state = "crashed"
+    elif ATTACHED not in p.stdout:
+        state = "no-archer"
+    return races, len(OTHER.findall(p.stderr)), state
 
 
 def main():
@@ -95,12 +119,12 @@ def main():
             else:
                 verdict = None
                 for _ in range(a.runs):
-                    races, other, crashed, timed_out = run(a, exe, log)
+                    races, other, state = run(a, exe, log)
                     if races:
                         verdict = "found" if racy else "reported"
                         break
-                    if timed_out or crashed:
-                        verdict = "timeout" if timed_out else "crashed"
+                    if state:
+                        verdict = state
                         break
                 if verdict is None:
                     verdict = "missed" if racy else "clean"
@@ -108,10 +132,12 @@ def main():
         print("%-50s %s" % (name, verdict), flush=True)
     racy = sum(1 for n in names if n.endswith("-yes.c"))
     print("racy programs: %d, races found in %d; race-free programs: %d, "
-          "reported in %d; build failed %d, crashed %d, timed out %d"
+          "reported in %d; build failed %d, crashed %d, timed out %d, "
+          "Archer not attached %d"
           % (racy, tally.get("found", 0), len(names) - racy,
              tally.get("reported", 0), tally.get("build-failed", 0),
-             tally.get("crashed", 0), tally.get("timeout", 0)))
+             tally.get("crashed", 0), tally.get("timeout", 0),
+             tally.get("no-archer", 0)))
     return 0
 
 
