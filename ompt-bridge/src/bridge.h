@@ -30,34 +30,32 @@
 #endif
 #endif
 
-/* Frame addresses, as ompt_frame_t reports them.  On x86-64 they are frame
- * pointers (ompt_frame_framepointer), as a native runtime there reports
- * them and as tools compare them with the frame pointers they unwind: a
- * routine's frame pointer is the slot where its standard prologue saves the
- * caller's, two words below its canonical frame address.  An entry point
- * needs no frame pointer of its own for that address (BRIDGE_FRAME), but a
- * routine that calls the program's outlined function keeps one
- * (BRIDGE_FRAME_KEPT: __builtin_frame_address makes GCC and clang set it
- * up), so that the outlined function's frame links to exactly the address
- * reported as the task's exit_frame.  Elsewhere the layout of frames
- * differs, and canonical frame addresses are reported (ompt_frame_cfa).
+/* Frame addresses, as ompt_frame_t reports them.  On x86-64 they are the
+ * addresses a native runtime reports there and tools compare with the frame
+ * pointers they unwind: a routine's frame pointer is the slot where its
+ * standard prologue saves the caller's, two words below its canonical frame
+ * address.  An entry point needs no frame pointer of its own for that
+ * address (BRIDGE_FRAME), but a routine that calls the program's outlined
+ * function keeps one (BRIDGE_FRAME_KEPT: __builtin_frame_address makes GCC
+ * and clang set it up), so that the outlined function's frame links to
+ * exactly the address reported as the task's exit_frame.  Elsewhere the
+ * layout of frames differs, and canonical frame addresses are reported.
  * Either way a callee's frame address is below its caller's. */
 #if defined(__x86_64__)
-#define BRIDGE_FRAME_FLAG_DEFAULT ompt_frame_framepointer
 #define BRIDGE_FRAME()                                                         \
   ((void *)((char *)__builtin_dwarf_cfa() - 2 * sizeof(void *)))
 #define BRIDGE_FRAME_KEPT() __builtin_frame_address(0)
 #else
-#define BRIDGE_FRAME_FLAG_DEFAULT ompt_frame_cfa
 #define BRIDGE_FRAME() __builtin_dwarf_cfa()
 #define BRIDGE_FRAME_KEPT() __builtin_dwarf_cfa()
 #endif
 
-/* The address kind that every frame's flags carry: BRIDGE_FRAME_FLAG_DEFAULT,
+/* The address kind that every frame's flags carry: ompt_frame_cfa, as LLVM
+ * libomp flags the same addresses since its frame-flag fix (its OMPT tests
+ * assert it in every print_ids, and debuggers' OMPD libraries read them so),
  * or what POMPT_FRAME_FLAGS asks for (bridge_frame_flags_setup, before the
- * first task record).  Newer LLVM libomp flags the same frame-pointer
- * values as ompt_frame_cfa, and the OMPT tests of its sources assert that
- * flag (doc/ompt-mapping.md, the frames). */
+ * first task record): "framepointer", what older libomp said of the
+ * x86-64 values (doc/ompt-mapping.md, the frames). */
 extern int bridge_frame_flag;
 void bridge_frame_flags_setup(void);
 

@@ -238,7 +238,7 @@ static void clear_callbacks(void) {
   bridge_tables_update();
 }
 
-int bridge_frame_flag = BRIDGE_FRAME_FLAG_DEFAULT;
+int bridge_frame_flag = ompt_frame_cfa;
 
 void bridge_frame_flags_setup(void) {
   const char *v = getenv("POMPT_FRAME_FLAGS");

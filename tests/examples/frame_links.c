@@ -1,7 +1,9 @@
 /*
  * frame_links.c -- the frames libpompt reports link to the program's frames
- * as a native runtime's do on x86-64: they are frame pointers
- * (ompt_frame_framepointer), and a task's exit_frame is the frame of the
+ * as a native runtime's do on x86-64: they are the frame pointers LLVM
+ * libomp reports (flagged ompt_frame_cfa, as it flags them since its
+ * frame-flag fix; ompt_frame_framepointer with POMPT_FRAME_FLAGS=
+ * framepointer), and a task's exit_frame is the frame of the
  * routine that called the task's outlined function, which that function
  * sees as __builtin_frame_address(1) (LLVM's OMPT tests compare the two;
  * tools that attribute samples to call stacks rely on it).  Built at -O0
@@ -39,12 +41,13 @@ static void check(int ok, const char *what, const void *a, const void *b) {
   }
 }
 
-/* The address kind the frames' flags carry: frame pointers, or what
- * POMPT_FRAME_FLAGS asks for (the same addresses flagged as canonical
- * frame addresses, as newer LLVM libomp flags them). */
+/* The address kind the frames' flags carry: canonical frame addresses, or
+ * what POMPT_FRAME_FLAGS asks for (the same addresses flagged as frame
+ * pointers, as older libomp flags them). */
 static int frame_kind(void) {
   const char *v = getenv("POMPT_FRAME_FLAGS");
-  return v && !strcmp(v, "cfa") ? ompt_frame_cfa : ompt_frame_framepointer;
+  return v && !strcmp(v, "framepointer") ? ompt_frame_framepointer
+                                         : ompt_frame_cfa;
 }
 
 /* caller: __builtin_frame_address(1) in the outlined function. */

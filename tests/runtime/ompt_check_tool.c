@@ -220,6 +220,20 @@ static void error(const char *fmt, ...) {
  * are not compared: frames set and cleared around a switch.
  * Async-signal-safe; NULL when it holds, else a description (*at: the
  * level). */
+static atomic_int frame_kind; /* the first frame's flags; 0 before */
+
+static int frame_flags_known(int flags) {
+  int kinds_ok = flags == (ompt_frame_runtime | ompt_frame_cfa);
+#if defined(__x86_64__)
+  kinds_ok |= flags == (ompt_frame_runtime | ompt_frame_framepointer);
+#endif
+  if (!kinds_ok)
+    return 0;
+  int first = 0;
+  return atomic_compare_exchange_strong(&frame_kind, &first, flags) ||
+         first == flags;
+}
+
 static const char *frame_chain_broken(int *at) {
   uintptr_t below = 0; /* the exit_frame one level down */
   for (int level = 0; level < 256; level++) {
@@ -230,16 +244,14 @@ static const char *frame_chain_broken(int *at) {
       return NULL;
     uintptr_t exit = (uintptr_t)fr->exit_frame.ptr;
     uintptr_t enter = (uintptr_t)fr->enter_frame.ptr;
-    /* What the addresses are: the runtime's frames, as frame pointers on
-     * x86-64 (libpompt's and libomp's), elsewhere libpompt's canonical
-     * frame addresses. */
-#if defined(__x86_64__)
-    const int kind = ompt_frame_runtime | ompt_frame_framepointer;
-#else
-    const int kind = ompt_frame_runtime | ompt_frame_cfa;
-#endif
-    if ((exit && fr->exit_frame_flags != kind) ||
-        (enter && fr->enter_frame_flags != kind))
+    /* What the addresses are: the runtime's frames, flagged as canonical
+     * frame addresses (libpompt's by default, newer libomp's), or on
+     * x86-64 as frame pointers (older libomp's, libpompt's with
+     * POMPT_FRAME_FLAGS=framepointer): one kind in every frame of a run,
+     * the kind of the first one flagged. */
+    if (exit && !frame_flags_known(fr->exit_frame_flags))
+      return "a frame's flags do not say what its address is";
+    if (enter && !frame_flags_known(fr->enter_frame_flags))
       return "a frame's flags do not say what its address is";
     if (enter && exit && enter > exit)
       return "a task's enter_frame is above its exit_frame";
