@@ -78,10 +78,13 @@ void bridge_atomic_setup(void) {
                tsan ? "ThreadSanitizer" : "POMPT_ATOMIC=locked");
 }
 
+ompt_wait_id_t bridge_atomic_lock_wait_id(void) {
+  return (ompt_wait_id_t)(uintptr_t)&gomp_atomic_lock;
+}
+
 static ompt_wait_id_t wait_id_of(int kind) {
-  return kind == BRIDGE_ATOMIC_LOCKED
-             ? (ompt_wait_id_t)(uintptr_t)&gomp_atomic_lock
-             : bridge_atomic_own_wait_id();
+  return kind == BRIDGE_ATOMIC_LOCKED ? bridge_atomic_lock_wait_id()
+                                      : bridge_atomic_own_wait_id();
 }
 
 static void acquire(int bucket, int kind, const void *codeptr, void *frame) {

@@ -1025,6 +1025,8 @@ void bridge_taskloop_discarded(struct taskloop *tl);
  * instructions have mutex events (POMPT_ATOMIC; not under ThreadSanitizer
  * by default), set by setup before the tool is started. */
 void bridge_atomic_locking(void);
+/* The wait id of libgomp's one atomic lock (GOMP_atomic_start / _end). */
+ompt_wait_id_t bridge_atomic_lock_wait_id(void);
 extern int bridge_atomic_instructions_seen;
 void bridge_atomic_setup(void);
 /* bridge_events.c: an atomic's mutex_acquire and mutex_acquired at once

@@ -18,6 +18,15 @@
  *    method), end after GOMP_atomic_end, both with the GOMP_atomic_start
  *    call's codeptr_ra.  An atomic on such a type in code pomp-cc did not
  *    instrument, inside an instrumented loop, would be taken for one;
+ *    any other pair outside an instrumented atomic construct belongs to
+ *    code pomp-cc did not compile (a library built with plain gcc, a
+ *    Fortran unit, a noinstrument range, the host fallback of a target
+ *    region), where an atomic construct on such a type and a reduction's
+ *    combining look the same: it is reported as what it is for certain,
+ *    libgomp's atomic lock taken and released (mutex_acquire, _acquired
+ *    and _released of ompt_mutex_atomic, the wait id of that lock, as for
+ *    an instrumented atomic construct under it), so that race detectors
+ *    see the order the lock gives;
  *  - task reductions, after their taskgroup (below).
  * A one-scalar reduction of a worksharing construct becomes an atomic
  * instruction: nothing to see.  The state is ompt_state_work_reduction
@@ -59,6 +68,12 @@ GOMP_REAL_DECL(GOMP_atomic_start);
 GOMP_REAL_DECL(GOMP_atomic_end);
 
 __thread bridge_combining_t bridge_combining
+    __attribute__((tls_model("initial-exec")));
+
+/* While the thread holds libgomp's atomic lock for code pomp-cc did not
+ * compile, its acquisition reported: the acquisition's code address (the
+ * release's too, as for a reduction's end). */
+static __thread const void *opaque_atomic_held
     __attribute__((tls_model("initial-exec")));
 
 /* A reduction's begin or end for the thread's task.  A worker past its
@@ -110,36 +125,58 @@ static bool reduction_here(const bridge_thread_t *t) {
          cur->pair_next[BRIDGE_PAIR_WORK];
 }
 
-static __attribute__((noinline)) void atomic_start_slow(const void *codeptr) {
+static __attribute__((noinline)) void atomic_start_slow(const void *codeptr,
+                                                        void *frame) {
   if (!real_atomic_start)
     real_atomic_start = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_start);
   if (bridge_in_atomic)
     bridge_atomic_locking(); /* the construct's kind is found here */
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && !bridge_combining.open && reduction_here(t)) {
-    ompt_wait_id_t wait_id;
-    int state = bridge_get_state(t, &wait_id);
-    bridge_combine_begin(t, BRIDGE_COMBINING_LOCK, state, wait_id, codeptr);
+  int opaque = 0;
+  if (t && !bridge_combining.open) {
+    if (reduction_here(t)) {
+      ompt_wait_id_t wait_id;
+      int state = bridge_get_state(t, &wait_id);
+      bridge_combine_begin(t, BRIDGE_COMBINING_LOCK, state, wait_id, codeptr);
+    } else if (!bridge_in_atomic && !opaque_atomic_held &&
+               bridge_wants_mutex(BRIDGE_B_SYNC_EE)) {
+      opaque = 1;
+      bridge_mutex_acquire(BRIDGE_B_SYNC_EE, ompt_mutex_atomic,
+                           0 /* omp_sync_hint_none */,
+                           bridge_atomic_lock_wait_id(), codeptr, frame);
+    }
   }
   real_atomic_start();
+  if (opaque) {
+    opaque_atomic_held = codeptr;
+    bridge_mutex_acquired(BRIDGE_B_SYNC_EE, ompt_mutex_atomic,
+                          bridge_atomic_lock_wait_id(), 1, codeptr, frame);
+  }
 }
 
 ENTRY_VOID(GOMP_atomic_start, real_atomic_start,
-           atomic_start_slow(__builtin_return_address(0)))
+           atomic_start_slow(gomp_codeptr(__builtin_return_address(0)),
+                             BRIDGE_FRAME()))
 
 /* The end names the begin's code address: GCC may make GOMP_atomic_end
  * the outlined function's tail call, whose return address is then the
  * runtime's. */
-static __attribute__((noinline)) void atomic_end_slow(void) {
+static __attribute__((noinline)) void atomic_end_slow(void *frame) {
   if (!real_atomic_end)
     real_atomic_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_end);
+  const void *held = opaque_atomic_held;
+  if (held) { /* released while the thread still holds it */
+    opaque_atomic_held = NULL;
+    bridge_mutex_release_held(BRIDGE_B_SYNC_EE, ompt_mutex_atomic,
+                              bridge_atomic_lock_wait_id(), held, frame);
+  }
   real_atomic_end();
   bridge_thread_t *t = bridge_thread_peek();
   if (t && bridge_combining.open == BRIDGE_COMBINING_LOCK)
     bridge_combine_end(t);
 }
 
-ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow())
+ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow(BRIDGE_FRAME()))
 
 /* ---- Task reductions -------------------------------------------------------
  * A taskgroup with task_reduction registers it with libgomp after its start

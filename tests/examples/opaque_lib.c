@@ -4,11 +4,12 @@
  * with pomp-cc).  libpompt sees these regions only through libgomp's
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
- * GOMP_ordered_*, GOMP_task, GOMP_taskwait, GOMP_taskgroup_*) and reports
- * them as a native runtime would: parallel regions, implicit tasks and
- * their end barriers, the barriers, the worksharing constructs' implicit
- * barriers, the combined constructs' work, critical and ordered regions,
- * explicit tasks, their taskwait and taskgroup.
+ * GOMP_ordered_*, GOMP_atomic_*, GOMP_task, GOMP_taskwait,
+ * GOMP_taskgroup_*) and reports them as a native runtime would: parallel
+ * regions, implicit tasks and their end barriers, the barriers, the
+ * worksharing constructs' implicit barriers, the combined constructs'
+ * work, critical and ordered regions, libgomp's atomic lock, explicit
+ * tasks, their taskwait and taskgroup.
  */
 #include <omp.h>
 
@@ -142,19 +143,31 @@ long opaque_worksharing(int n) {
 }
 
 /* Critical regions, unnamed (GOMP_critical_start / _end) and named
- * (GOMP_critical_name_start / _end), one of each per iteration. */
+ * (GOMP_critical_name_start / _end), one of each per iteration; an atomic
+ * update of a long double, which has no atomic instruction (GCC brackets
+ * it with GOMP_atomic_start / _end), per iteration; and an array
+ * reduction, which GCC combines under the same lock once per thread. */
 static long counted, named_counted;
+static long double weighed;
 
 long opaque_critical(int n) {
   counted = named_counted = 0;
-#pragma omp parallel
+  weighed = 0;
+  long both[2] = {0, 0};
+#pragma omp parallel reduction(+ : both[:2])
   for (int i = 0; i < n; i++) {
 #pragma omp critical
     counted++;
 #pragma omp critical(opaque_name)
     named_counted += 2;
+#pragma omp atomic
+    weighed += 0.5L;
+    both[0] += 1;
+    both[1] += 2;
   }
-  return counted + named_counted;
+  long threads = both[0] / (n > 0 ? n : 1);
+  return counted + named_counted + (weighed * 2 == threads * n) +
+         (both[1] == 2 * both[0]);
 }
 
 /* A taskgroup (GOMP_taskgroup_start / _end) around tasks one thread
