@@ -83,6 +83,49 @@ void (*bridge_omp_late(const char *name))(void);
 BRIDGE_OMP_ROUTINES(BRIDGE_OMP_DECLARE)
 #undef BRIDGE_OMP_DECLARE
 
+/* ret, name, parameters, arguments, mutex kind: the lock routines.  The
+ * shared library defines them itself (bridge_omp_lock.c), so that a tool
+ * sees the locks of code pomp-cc did not compile; libpompt's own calls
+ * (the wrappers of instrumented call sites, which report their calls
+ * themselves) reach the runtime's routine through a slot of its own, since
+ * the name now finds libpompt's definition: the slot, or where it is NULL
+ * (the runtime loaded late, bridge_gomp_late; none), bridge_omp_lock_find.
+ * The static library defines none of them. */
+#define BRIDGE_OMP_LOCKS(X)                                                    \
+  X(void, omp_init_lock, (void *l), (l), ompt_mutex_lock)                      \
+  X(void, omp_init_lock_with_hint, (void *l, int h), (l, h), ompt_mutex_lock)  \
+  X(void, omp_destroy_lock, (void *l), (l), ompt_mutex_lock)                   \
+  X(void, omp_set_lock, (void *l), (l), ompt_mutex_lock)                       \
+  X(void, omp_unset_lock, (void *l), (l), ompt_mutex_lock)                     \
+  X(int, omp_test_lock, (void *l), (l), ompt_mutex_test_lock)                  \
+  X(void, omp_init_nest_lock, (void *l), (l), ompt_mutex_nest_lock)            \
+  X(void, omp_init_nest_lock_with_hint, (void *l, int h), (l, h),              \
+    ompt_mutex_nest_lock)                                                      \
+  X(void, omp_destroy_nest_lock, (void *l), (l), ompt_mutex_nest_lock)         \
+  X(void, omp_set_nest_lock, (void *l), (l), ompt_mutex_nest_lock)             \
+  X(void, omp_unset_nest_lock, (void *l), (l), ompt_mutex_nest_lock)           \
+  X(int, omp_test_nest_lock, (void *l), (l), ompt_mutex_test_nest_lock)
+
+#ifndef POMPT_STATIC_LIB
+#define BRIDGE_OMP_LOCK_SLOT(ret, name, params, args, kind)                    \
+  extern ret(*bridge_real_##name) params __attribute__((visibility("hidde"     \
+                                                                   "n")));
+BRIDGE_OMP_LOCKS(BRIDGE_OMP_LOCK_SLOT)
+#undef BRIDGE_OMP_LOCK_SLOT
+void (*bridge_omp_lock_find(const char *name))(void);
+#define BRIDGE_OMP_LOCK(name)                                                  \
+  (__builtin_expect(bridge_real_##name != 0, 1)                                \
+       ? bridge_real_##name                                                    \
+       : (__typeof__(bridge_real_##name))bridge_omp_lock_find(#name))
+/* The assembler that loads the routine to call into %rax (NULL: none
+ * known yet). */
+#define BRIDGE_OMP_LOCK_LOAD_ASM(name)                                         \
+  "movq bridge_real_" name "(%rip), %rax\n\t"
+#else
+#define BRIDGE_OMP_LOCK(name) BRIDGE_OMP(name)
+#define BRIDGE_OMP_LOCK_LOAD_ASM(name) "movq " name "@GOTPCREL(%rip), %rax\n\t"
+#endif
+
 #define omp_get_cancellation BRIDGE_OMP(omp_get_cancellation)
 #define omp_get_default_device BRIDGE_OMP(omp_get_default_device)
 #define omp_get_dynamic BRIDGE_OMP(omp_get_dynamic)
@@ -104,25 +147,26 @@ BRIDGE_OMP_ROUTINES(BRIDGE_OMP_DECLARE)
 #define omp_in_final BRIDGE_OMP(omp_in_final)
 #define omp_in_parallel BRIDGE_OMP(omp_in_parallel)
 #define omp_target_is_present BRIDGE_OMP(omp_target_is_present)
-#define omp_test_lock BRIDGE_OMP(omp_test_lock)
-#define omp_test_nest_lock BRIDGE_OMP(omp_test_nest_lock)
+#define omp_test_lock BRIDGE_OMP_LOCK(omp_test_lock)
+#define omp_test_nest_lock BRIDGE_OMP_LOCK(omp_test_nest_lock)
 #define omp_get_mapped_ptr BRIDGE_OMP(omp_get_mapped_ptr)
-#define omp_destroy_lock BRIDGE_OMP(omp_destroy_lock)
-#define omp_destroy_nest_lock BRIDGE_OMP(omp_destroy_nest_lock)
+#define omp_destroy_lock BRIDGE_OMP_LOCK(omp_destroy_lock)
+#define omp_destroy_nest_lock BRIDGE_OMP_LOCK(omp_destroy_nest_lock)
 #define omp_fulfill_event BRIDGE_OMP(omp_fulfill_event)
 #define omp_get_partition_place_nums BRIDGE_OMP(omp_get_partition_place_nums)
 #define omp_get_place_proc_ids BRIDGE_OMP(omp_get_place_proc_ids)
 #define omp_get_schedule BRIDGE_OMP(omp_get_schedule)
-#define omp_init_lock BRIDGE_OMP(omp_init_lock)
-#define omp_init_lock_with_hint BRIDGE_OMP(omp_init_lock_with_hint)
-#define omp_init_nest_lock BRIDGE_OMP(omp_init_nest_lock)
-#define omp_init_nest_lock_with_hint BRIDGE_OMP(omp_init_nest_lock_with_hint)
+#define omp_init_lock BRIDGE_OMP_LOCK(omp_init_lock)
+#define omp_init_lock_with_hint BRIDGE_OMP_LOCK(omp_init_lock_with_hint)
+#define omp_init_nest_lock BRIDGE_OMP_LOCK(omp_init_nest_lock)
+#define omp_init_nest_lock_with_hint                                           \
+  BRIDGE_OMP_LOCK(omp_init_nest_lock_with_hint)
 #define omp_set_dynamic BRIDGE_OMP(omp_set_dynamic)
-#define omp_set_lock BRIDGE_OMP(omp_set_lock)
-#define omp_set_nest_lock BRIDGE_OMP(omp_set_nest_lock)
+#define omp_set_lock BRIDGE_OMP_LOCK(omp_set_lock)
+#define omp_set_nest_lock BRIDGE_OMP_LOCK(omp_set_nest_lock)
 #define omp_set_nested BRIDGE_OMP(omp_set_nested)
 #define omp_set_num_threads BRIDGE_OMP(omp_set_num_threads)
-#define omp_unset_lock BRIDGE_OMP(omp_unset_lock)
-#define omp_unset_nest_lock BRIDGE_OMP(omp_unset_nest_lock)
+#define omp_unset_lock BRIDGE_OMP_LOCK(omp_unset_lock)
+#define omp_unset_nest_lock BRIDGE_OMP_LOCK(omp_unset_nest_lock)
 
 #endif /* POMPT_BRIDGE_OMP_H */

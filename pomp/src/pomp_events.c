@@ -825,21 +825,20 @@ API_LOCK_DESTROY(POMP_Api_omp_destroy_nest_lock, ompt_mutex_nest_lock,
 /* The set and unset wrappers, called wherever the program sets or unsets
  * a lock.  On x86-64 the path without a tool is assembler: a compare and a
  * jump into the runtime's routine with the lock moved to the first argument
- * (routine_name: the weak reference as the link resolved it; where it is
- * NULL, the C body finds it, bridge_omp.h, or finds no runtime).  In C, the
+ * (routine_name: the runtime's routine as libpompt found it, bridge_omp.h;
+ * where it is NULL, the C body finds it, or finds no runtime).  In C, the
  * tool's path inlined made GCC build a frame and save registers on both
  * paths (16 of a set/unset pair's 35 instructions over gcc's).  With a tool
  * the jump goes to the wrapper's body in C (name##_slow), which then takes
  * the program's call site and frame; elsewhere the body is the wrapper. */
 #define API_LOCK_ENTRY(name, routine_name)                                     \
-  POMP_JUMP_ENTRY(void, name,                                                  \
-                  (POMP_Handle_t * handle, const char ctc[], void *lock),      \
-                  GOMP_TOOL_JUMP(POMP_JUMP_SLOW(                               \
-                      name)) "movq " routine_name "@GOTPCREL(%rip), %rax\n\t"  \
-                             "testq %rax, %rax\n\t"                            \
-                             "je " POMP_JUMP_SLOW(name) "\n\t"                 \
-                                                        "movq %rdx, %rdi\n\t"  \
-                                                        "jmp *%rax\n\t")
+  POMP_JUMP_ENTRY(                                                             \
+      void, name, (POMP_Handle_t * handle, const char ctc[], void *lock),      \
+      GOMP_TOOL_JUMP(POMP_JUMP_SLOW(name)) BRIDGE_OMP_LOCK_LOAD_ASM(           \
+          routine_name) "testq %rax, %rax\n\t"                                 \
+                        "je " POMP_JUMP_SLOW(name) "\n\t"                      \
+                                                   "movq %rdx, %rdi\n\t"       \
+                                                   "jmp *%rax\n\t")
 
 #define API_LOCK_SET(name, kind, routine)                                      \
   API_LOCK_ENTRY(name, #routine) {                                             \

@@ -6,8 +6,9 @@
  * noinstrument.  Each thread writes its part of an array before a barrier
  * (a barrier directive, a loop's implicit barrier) and reads the others'
  * after it; tasks write what their creator reads after a taskwait and
- * after a taskgroup; a critical region guards a shared sum; an ordered
- * loop's ordered regions pass a running sum along; the end barrier of the
+ * after a taskgroup; a critical region guards a shared sum, and a lock
+ * another; long double atomics and an array reduction take libgomp's
+ * atomic lock; an ordered loop's ordered regions pass a running sum along; the end barrier of the
  * region orders the writes before the sum the encountering thread takes.  Archer must report
  * nothing; it does only if libpompt reports these regions and barriers from
  * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
@@ -20,7 +21,7 @@
 
 #define N 64
 
-/* The regions of these two functions are not instrumented: the range
+/* The regions of these functions are not instrumented: the range
  * covers their definitions (a call inside a noinstrument range still runs
  * the instrumented code it calls). */
 #ifdef _POMP
@@ -98,6 +99,33 @@ static long ordered_chain(void) {
   }
   return sums[N - 1];
 }
+
+/* A sum guarded by a lock (the lock routines, which libpompt defines
+ * itself), a long double updated by atomic constructs (GOMP_atomic_start /
+ * _end: it has no atomic instruction) and an array reduction (combined
+ * under the same lock of libgomp's). */
+static long locks_and_atomics(void) {
+  omp_lock_t lock;
+  long total = 0, parts[4] = {0, 0, 0, 0};
+  long double weight = 0;
+  omp_init_lock(&lock);
+#pragma omp parallel reduction(+ : parts[:4])
+  {
+    for (int i = 0; i < N; i++) {
+      omp_set_lock(&lock);
+      total += i;
+      omp_unset_lock(&lock);
+#pragma omp atomic
+      weight += 1.0L;
+      parts[i % 4] += 1;
+    }
+  }
+  omp_destroy_lock(&lock);
+  long threads = (parts[0] + parts[1] + parts[2] + parts[3]) / N;
+  return total == threads * N * (N - 1) / 2 && weight == (long double)threads * N
+             ? 0
+             : 1;
+}
 #ifdef _POMP
 #pragma pomp instrument
 #endif
@@ -124,6 +152,7 @@ int main(int argc, char **argv) {
     t2 = share_then_sum(b);
     t3 = loop_then_critical(c);
     bad += ordered_chain() != (long)N * (N - 1) / 2;
+    bad += locks_and_atomics();
     bad += t1 != (long)N * (N - 1) / 2 + (long)N * r || last != N - 1 + r;
     bad += t2 % ((long)N * (N - 1) / 2) != 0;
     bad += t3 % ((long)N * (N - 1)) != 0;

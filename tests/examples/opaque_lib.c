@@ -5,11 +5,12 @@
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
  * GOMP_ordered_*, GOMP_atomic_*, GOMP_task, GOMP_taskwait,
- * GOMP_taskgroup_*) and reports them as a native runtime would: parallel
- * regions, implicit tasks and their end barriers, the barriers, the
- * worksharing constructs' implicit barriers, the combined constructs'
- * work, critical and ordered regions, libgomp's atomic lock, explicit
- * tasks, their taskwait and taskgroup.
+ * GOMP_taskgroup_*) and the lock routines, which libpompt defines itself,
+ * and reports them as a native runtime would: parallel regions, implicit
+ * tasks and their end barriers, the barriers, the worksharing constructs'
+ * implicit barriers, the combined constructs' work, critical and ordered
+ * regions, libgomp's atomic lock, locks, explicit tasks, their taskwait
+ * and taskgroup.
  */
 #include <omp.h>
 
@@ -145,29 +146,56 @@ long opaque_worksharing(int n) {
 /* Critical regions, unnamed (GOMP_critical_start / _end) and named
  * (GOMP_critical_name_start / _end), one of each per iteration; an atomic
  * update of a long double, which has no atomic instruction (GCC brackets
- * it with GOMP_atomic_start / _end), per iteration; and an array
- * reduction, which GCC combines under the same lock once per thread. */
-static long counted, named_counted;
+ * it with GOMP_atomic_start / _end), per iteration; an array reduction,
+ * which GCC combines under the same lock once per thread; and the lock
+ * routines: a lock set and unset per iteration, a nest lock set twice and
+ * unset twice per thread, a thread's own lock initialised, tested (taken:
+ * no other thread has it) and destroyed. */
+static long counted, named_counted, locked;
 static long double weighed;
+static omp_lock_t counter_lock;
+static omp_nest_lock_t nest_lock;
 
 long opaque_critical(int n) {
-  counted = named_counted = 0;
+  counted = named_counted = locked = 0;
   weighed = 0;
-  long both[2] = {0, 0};
-#pragma omp parallel reduction(+ : both[:2])
-  for (int i = 0; i < n; i++) {
+  long both[2] = {0, 0}, tested = 0;
+  omp_init_lock(&counter_lock);
+  omp_init_nest_lock(&nest_lock);
+#pragma omp parallel reduction(+ : both[:2], tested)
+  {
+    omp_lock_t own;
+    omp_init_lock(&own);
+    for (int i = 0; i < n; i++) {
 #pragma omp critical
-    counted++;
+      counted++;
 #pragma omp critical(opaque_name)
-    named_counted += 2;
+      named_counted += 2;
 #pragma omp atomic
-    weighed += 0.5L;
-    both[0] += 1;
-    both[1] += 2;
+      weighed += 0.5L;
+      both[0] += 1;
+      both[1] += 2;
+      omp_set_lock(&counter_lock);
+      locked++;
+      omp_unset_lock(&counter_lock);
+    }
+    omp_set_nest_lock(&nest_lock);
+    omp_set_nest_lock(&nest_lock);
+    locked += 10;
+    omp_unset_nest_lock(&nest_lock);
+    omp_unset_nest_lock(&nest_lock);
+    if (omp_test_lock(&own)) {
+      tested++;
+      omp_unset_lock(&own);
+    }
+    omp_destroy_lock(&own);
   }
+  omp_destroy_nest_lock(&nest_lock);
+  omp_destroy_lock(&counter_lock);
   long threads = both[0] / (n > 0 ? n : 1);
   return counted + named_counted + (weighed * 2 == threads * n) +
-         (both[1] == 2 * both[0]);
+         (both[1] == 2 * both[0]) + (locked == threads * (n + 10)) +
+         (tested == threads);
 }
 
 /* A taskgroup (GOMP_taskgroup_start / _end) around tasks one thread

@@ -1,0 +1,224 @@
+/*
+ * bridge_omp_lock.c -- the OpenMP lock routines, defined by libpompt's
+ * shared library so that a tool sees the locks of code pomp-cc did not
+ * compile: a library built with plain gcc, a noinstrument range, the host
+ * fallback of a target region (whose device code pomp-instr leaves as it
+ * is).  pomp-instr rewrites every call in the code it instruments to
+ * libpompt's wrappers (POMP_Api_omp_*, pomp_events.c), which report the
+ * call and reach the runtime's routine through the slots defined here:
+ * such a call never comes here, and nothing is reported twice.
+ *
+ * Each routine reports what the wrapper of an instrumented call reports
+ * (lock_init after the runtime's init, lock_destroy before its destroy,
+ * mutex_acquire before a set or test and mutex_acquired or nest_lock after
+ * it, mutex_released or nest_lock(end) before an unset), with the call's
+ * return address as codeptr_ra and the lock's address as wait id, as a
+ * native runtime does.  A set whose acquire a POMP event reported already
+ * (POMP_Set_lock_enter, the seed's event around the program's own call:
+ * the thread waits for this lock) is left to that event's exit.
+ *
+ * Without a tool a routine is a load, a compare and a tail call of the
+ * runtime's.  The runtime's routines are the next definitions after
+ * libpompt's (libgomp's, LLVM's libomp, pompt's serial stubs), looked up at
+ * load time, or when the runtime was loaded late (bridge_omp.h); with no
+ * runtime at all the serial answers are given (a lock that never blocks).
+ * Not in the static library: there the program's calls reach the runtime
+ * directly, and only instrumented call sites are reported.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "bridge.h"
+#include "bridge_gomp_entry.h"
+#include "bridge_internal.h"
+#include "bridge_omp.h"
+
+#ifndef POMPT_STATIC_LIB
+
+/* Where these names are macros (bridge_omp.h), this file defines the
+ * routines themselves. */
+#undef omp_init_lock
+#undef omp_init_lock_with_hint
+#undef omp_destroy_lock
+#undef omp_set_lock
+#undef omp_unset_lock
+#undef omp_test_lock
+#undef omp_init_nest_lock
+#undef omp_init_nest_lock_with_hint
+#undef omp_destroy_nest_lock
+#undef omp_set_nest_lock
+#undef omp_unset_nest_lock
+#undef omp_test_nest_lock
+
+#define SLOT(ret, name, params, args, kind) ret(*bridge_real_##name) params;
+BRIDGE_OMP_LOCKS(SLOT)
+
+static const struct {
+  const char *name;
+  void (**slot)(void);
+} slots[] = {
+#define SLOT_ROW(ret, name, params, args, kind)                                \
+  {#name, (void (**)(void))&bridge_real_##name},
+    BRIDGE_OMP_LOCKS(SLOT_ROW)};
+
+/* The runtime's routine name when its slot is still NULL: a runtime loaded
+ * since the slots were filled.  Not stored: the slots are read without
+ * synchronisation, and this path is taken only in that rare case. */
+void (*bridge_omp_lock_find(const char *name))(void) {
+  void *p = bridge_gomp_real(name);
+  void (*fn)(void);
+  memcpy(&fn, &p, sizeof fn); /* an object pointer to a function's */
+  return fn ? fn : bridge_omp_late(name);
+}
+
+__attribute__((constructor)) static void omp_lock_setup(void) {
+  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+    void *p = bridge_gomp_real(slots[i].name);
+    memcpy(slots[i].slot, &p, sizeof p);
+  }
+}
+
+/* Whether this call of a lock routine is to be reported: a tool is active
+ * and, for a set or test, no POMP event has put the thread in a wait for
+ * this lock already. */
+static int reporting(const void *lock, int acquiring) {
+  if (!bridge_active)
+    return 0;
+  if (!acquiring)
+    return 1;
+  bridge_thread_t *t = bridge_thread_peek();
+  if (!t)
+    return 1;
+  ompt_wait_id_t w = 0;
+  int s = bridge_get_state(t, &w);
+  return !(s == ompt_state_wait_lock && w == (ompt_wait_id_t)(uintptr_t)lock);
+}
+
+/* The runtime's routine, or NULL with no runtime. */
+#define REAL(name)                                                             \
+  (bridge_real_##name ? bridge_real_##name                                     \
+                      : (__typeof__(bridge_real_##name))bridge_omp_lock_find(  \
+                            #name))
+
+/* A routine: without a tool and with the runtime's routine known, a tail
+ * call of it; else slow(lock, ..., codeptr, frame), the body below. */
+#define VOID_ROUTINE(name, params, args, slow, ...)                            \
+  GOMP_EXPORT void name params {                                               \
+    void(*real) params = bridge_real_##name;                                   \
+    if (__builtin_expect(bridge_active || !real, 0)) {                         \
+      slow(__VA_ARGS__, gomp_codeptr(__builtin_return_address(0)),             \
+           BRIDGE_FRAME());                                                    \
+      return;                                                                  \
+    }                                                                          \
+    real args;                                                                 \
+  }
+#define INT_ROUTINE(name, slow)                                                \
+  GOMP_EXPORT int name(void *l) {                                              \
+    int (*real)(void *) = bridge_real_##name;                                  \
+    if (__builtin_expect(bridge_active || !real, 0))                           \
+      return slow(l, gomp_codeptr(__builtin_return_address(0)),                \
+                  BRIDGE_FRAME());                                             \
+    return real(l);                                                            \
+  }
+
+static __attribute__((noinline)) void
+init_slow(ompt_mutex_t kind, void *l, int h, int hinted, const void *codeptr,
+          void *frame) {
+  if (kind == ompt_mutex_lock) {
+    if (hinted && REAL(omp_init_lock_with_hint))
+      REAL(omp_init_lock_with_hint)(l, h);
+    else if (REAL(omp_init_lock))
+      REAL(omp_init_lock)(l);
+  } else {
+    if (hinted && REAL(omp_init_nest_lock_with_hint))
+      REAL(omp_init_nest_lock_with_hint)(l, h);
+    else if (REAL(omp_init_nest_lock))
+      REAL(omp_init_nest_lock)(l);
+  }
+  if (reporting(l, 0))
+    bridge_lock_init(kind, hinted ? (unsigned)h : 0, l, codeptr, frame);
+}
+
+static __attribute__((noinline)) void
+destroy_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
+  if (reporting(l, 0))
+    bridge_lock_destroy(kind, l, codeptr, frame);
+  void (*real)(void *) = kind == ompt_mutex_lock ? REAL(omp_destroy_lock)
+                                                 : REAL(omp_destroy_nest_lock);
+  if (real)
+    real(l);
+}
+
+static __attribute__((noinline)) void
+set_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
+  void (*real)(void *) = kind == ompt_mutex_lock ? REAL(omp_set_lock)
+                                                 : REAL(omp_set_nest_lock);
+  if (!reporting(l, 1)) {
+    if (real)
+      real(l);
+    return;
+  }
+  bridge_lock_acquire(kind, l, codeptr, frame);
+  if (real)
+    real(l);
+  bridge_lock_acquired(kind, l, 1, 0, codeptr, frame);
+}
+
+/* The release is reported while the thread still owns the lock. */
+static __attribute__((noinline)) void
+unset_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
+  if (reporting(l, 0))
+    bridge_lock_release(kind, l, codeptr, frame);
+  void (*real)(void *) = kind == ompt_mutex_lock ? REAL(omp_unset_lock)
+                                                 : REAL(omp_unset_nest_lock);
+  if (real)
+    real(l);
+}
+
+/* test: the attempt always, acquired only when the lock was taken; for a
+ * nest lock the result is the new nesting count. */
+static __attribute__((noinline)) int
+test_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
+  int (*real)(void *) = kind == ompt_mutex_test_lock
+                            ? REAL(omp_test_lock)
+                            : REAL(omp_test_nest_lock);
+  int reported = reporting(l, 1);
+  if (reported)
+    bridge_lock_acquire(kind, l, codeptr, frame);
+  int got = real ? real(l) : 1;
+  if (reported)
+    bridge_lock_acquired(kind, l, got != 0,
+                         kind == ompt_mutex_test_nest_lock ? got : 0, codeptr,
+                         frame);
+  return got;
+}
+
+static int test_lock_slow(void *l, const void *codeptr, void *frame) {
+  return test_slow(ompt_mutex_test_lock, l, codeptr, frame);
+}
+static int test_nest_lock_slow(void *l, const void *codeptr, void *frame) {
+  return test_slow(ompt_mutex_test_nest_lock, l, codeptr, frame);
+}
+
+VOID_ROUTINE(omp_init_lock, (void *l), (l), init_slow, ompt_mutex_lock, l, 0,
+             0)
+VOID_ROUTINE(omp_init_lock_with_hint, (void *l, int h), (l, h), init_slow,
+             ompt_mutex_lock, l, h, 1)
+VOID_ROUTINE(omp_init_nest_lock, (void *l), (l), init_slow,
+             ompt_mutex_nest_lock, l, 0, 0)
+VOID_ROUTINE(omp_init_nest_lock_with_hint, (void *l, int h), (l, h),
+             init_slow, ompt_mutex_nest_lock, l, h, 1)
+VOID_ROUTINE(omp_destroy_lock, (void *l), (l), destroy_slow, ompt_mutex_lock,
+             l)
+VOID_ROUTINE(omp_destroy_nest_lock, (void *l), (l), destroy_slow,
+             ompt_mutex_nest_lock, l)
+VOID_ROUTINE(omp_set_lock, (void *l), (l), set_slow, ompt_mutex_lock, l)
+VOID_ROUTINE(omp_set_nest_lock, (void *l), (l), set_slow, ompt_mutex_nest_lock,
+             l)
+VOID_ROUTINE(omp_unset_lock, (void *l), (l), unset_slow, ompt_mutex_lock, l)
+VOID_ROUTINE(omp_unset_nest_lock, (void *l), (l), unset_slow,
+             ompt_mutex_nest_lock, l)
+INT_ROUTINE(omp_test_lock, test_lock_slow)
+INT_ROUTINE(omp_test_nest_lock, test_nest_lock_slow)
+
+#endif /* POMPT_STATIC_LIB */
