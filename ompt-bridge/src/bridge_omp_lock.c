@@ -17,13 +17,14 @@
  * (POMP_Set_lock_enter, the seed's event around the program's own call:
  * the thread waits for this lock) is left to that event's exit.
  *
- * Without a tool a routine is a load, a compare and a tail call of the
- * runtime's.  The runtime's routines are the next definitions after
- * libpompt's (libgomp's, LLVM's libomp, pompt's serial stubs), looked up at
- * load time, or when the runtime was loaded late (bridge_omp.h); with no
- * runtime at all the serial answers are given (a lock that never blocks).
- * Not in the static library: there the program's calls reach the runtime
- * directly, and only instrumented call sites are reported.
+ * libgomp's Fortran routines (omp_set_lock_ ...), which gfortran's calls
+ * reach, are defined here too.  Without a tool a routine is a load, a
+ * compare and a tail call of the runtime's.  The runtime's routines are the
+ * next definitions after libpompt's (libgomp's, LLVM's libomp, pompt's serial
+ * stubs), looked up at load time, or when the runtime was loaded late
+ * (bridge_omp.h); with no runtime at all the serial answers are given (a lock
+ * that never blocks). Not in the static library: there the program's calls
+ * reach the runtime directly, and only instrumented call sites are reported.
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -53,13 +54,32 @@
 #define SLOT(ret, name, params, args, kind) ret(*bridge_real_##name) params;
 BRIDGE_OMP_LOCKS(SLOT)
 
+/* libgomp's Fortran routines (gfortran's calls: the lock is the address of
+ * the program's integer(omp_lock_kind) variable, which is its wait id);
+ * libpompt calls none of them itself.  They call libgomp's C routines
+ * inside libgomp, past the definitions above. */
+#define FORTRAN_LOCKS(X)                                                       \
+  X(void, omp_init_lock_, (void *l), (l), ompt_mutex_lock)                     \
+  X(void, omp_destroy_lock_, (void *l), (l), ompt_mutex_lock)                  \
+  X(void, omp_set_lock_, (void *l), (l), ompt_mutex_lock)                      \
+  X(void, omp_unset_lock_, (void *l), (l), ompt_mutex_lock)                    \
+  X(int, omp_test_lock_, (void *l), (l), ompt_mutex_test_lock)                 \
+  X(void, omp_init_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)           \
+  X(void, omp_destroy_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)        \
+  X(void, omp_set_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)            \
+  X(void, omp_unset_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)          \
+  X(int, omp_test_nest_lock_, (void *l), (l), ompt_mutex_test_nest_lock)
+#define STATIC_SLOT(ret, name, params, args, kind)                             \
+  static ret(*bridge_real_##name) params;
+FORTRAN_LOCKS(STATIC_SLOT)
+
 static const struct {
   const char *name;
   void (**slot)(void);
 } slots[] = {
 #define SLOT_ROW(ret, name, params, args, kind)                                \
-  {#name, (void (**)(void))&bridge_real_##name},
-    BRIDGE_OMP_LOCKS(SLOT_ROW)};
+  {#name, (void (**)(void)) & bridge_real_##name},
+    BRIDGE_OMP_LOCKS(SLOT_ROW) FORTRAN_LOCKS(SLOT_ROW)};
 
 /* The runtime's routine name when its slot is still NULL: a runtime loaded
  * since the slots were filled.  Not stored: the slots are read without
@@ -96,92 +116,73 @@ static int reporting(const void *lock, int acquiring) {
 
 /* The runtime's routine, or NULL with no runtime. */
 #define REAL(name)                                                             \
-  (bridge_real_##name ? bridge_real_##name                                     \
-                      : (__typeof__(bridge_real_##name))bridge_omp_lock_find(  \
-                            #name))
+  (bridge_real_##name                                                          \
+       ? bridge_real_##name                                                    \
+       : (__typeof__(bridge_real_##name))bridge_omp_lock_find(#name))
 
-/* A routine: without a tool and with the runtime's routine known, a tail
- * call of it; else slow(lock, ..., codeptr, frame), the body below. */
-#define VOID_ROUTINE(name, params, args, slow, ...)                            \
-  GOMP_EXPORT void name params {                                               \
-    void(*real) params = bridge_real_##name;                                   \
-    if (__builtin_expect(bridge_active || !real, 0)) {                         \
-      slow(__VA_ARGS__, gomp_codeptr(__builtin_return_address(0)),             \
-           BRIDGE_FRAME());                                                    \
-      return;                                                                  \
-    }                                                                          \
-    real args;                                                                 \
-  }
-#define INT_ROUTINE(name, slow)                                                \
-  GOMP_EXPORT int name(void *l) {                                              \
-    int (*real)(void *) = bridge_real_##name;                                  \
-    if (__builtin_expect(bridge_active || !real, 0))                           \
-      return slow(l, gomp_codeptr(__builtin_return_address(0)),                \
-                  BRIDGE_FRAME());                                             \
-    return real(l);                                                            \
-  }
+typedef void (*lock_fn)(void *);
+typedef int (*test_fn)(void *);
 
-static __attribute__((noinline)) void
-init_slow(ompt_mutex_t kind, void *l, int h, int hinted, const void *codeptr,
-          void *frame) {
-  if (kind == ompt_mutex_lock) {
-    if (hinted && REAL(omp_init_lock_with_hint))
-      REAL(omp_init_lock_with_hint)(l, h);
-    else if (REAL(omp_init_lock))
-      REAL(omp_init_lock)(l);
-  } else {
-    if (hinted && REAL(omp_init_nest_lock_with_hint))
-      REAL(omp_init_nest_lock_with_hint)(l, h);
-    else if (REAL(omp_init_nest_lock))
-      REAL(omp_init_nest_lock)(l);
-  }
+/* The routines' bodies past the path without a tool: real is the
+ * runtime's routine (NULL: none, the serial answer). */
+static __attribute__((noinline)) void init_slow(ompt_mutex_t kind, lock_fn real,
+                                                void *l, const void *codeptr,
+                                                void *frame) {
+  if (real)
+    real(l);
   if (reporting(l, 0))
-    bridge_lock_init(kind, hinted ? (unsigned)h : 0, l, codeptr, frame);
+    bridge_lock_init(kind, 0, l, codeptr, frame);
 }
 
 static __attribute__((noinline)) void
-destroy_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
+init_hint_slow(ompt_mutex_t kind, void (*real)(void *, int), lock_fn plain,
+               void *l, int hint, const void *codeptr, void *frame) {
+  if (real)
+    real(l, hint);
+  else if (plain)
+    plain(l);
+  if (reporting(l, 0))
+    bridge_lock_init(kind, (unsigned)hint, l, codeptr, frame);
+}
+
+static __attribute__((noinline)) void destroy_slow(ompt_mutex_t kind,
+                                                   lock_fn real, void *l,
+                                                   const void *codeptr,
+                                                   void *frame) {
   if (reporting(l, 0))
     bridge_lock_destroy(kind, l, codeptr, frame);
-  void (*real)(void *) = kind == ompt_mutex_lock ? REAL(omp_destroy_lock)
-                                                 : REAL(omp_destroy_nest_lock);
   if (real)
     real(l);
 }
 
-static __attribute__((noinline)) void
-set_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
-  void (*real)(void *) = kind == ompt_mutex_lock ? REAL(omp_set_lock)
-                                                 : REAL(omp_set_nest_lock);
-  if (!reporting(l, 1)) {
-    if (real)
-      real(l);
-    return;
-  }
-  bridge_lock_acquire(kind, l, codeptr, frame);
+static __attribute__((noinline)) void set_slow(ompt_mutex_t kind, lock_fn real,
+                                               void *l, const void *codeptr,
+                                               void *frame) {
+  int reported = reporting(l, 1);
+  if (reported)
+    bridge_lock_acquire(kind, l, codeptr, frame);
   if (real)
     real(l);
-  bridge_lock_acquired(kind, l, 1, 0, codeptr, frame);
+  if (reported)
+    bridge_lock_acquired(kind, l, 1, 0, codeptr, frame);
 }
 
 /* The release is reported while the thread still owns the lock. */
-static __attribute__((noinline)) void
-unset_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
+static __attribute__((noinline)) void unset_slow(ompt_mutex_t kind,
+                                                 lock_fn real, void *l,
+                                                 const void *codeptr,
+                                                 void *frame) {
   if (reporting(l, 0))
     bridge_lock_release(kind, l, codeptr, frame);
-  void (*real)(void *) = kind == ompt_mutex_lock ? REAL(omp_unset_lock)
-                                                 : REAL(omp_unset_nest_lock);
   if (real)
     real(l);
 }
 
 /* test: the attempt always, acquired only when the lock was taken; for a
  * nest lock the result is the new nesting count. */
-static __attribute__((noinline)) int
-test_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
-  int (*real)(void *) = kind == ompt_mutex_test_lock
-                            ? REAL(omp_test_lock)
-                            : REAL(omp_test_nest_lock);
+static __attribute__((noinline)) int test_slow(ompt_mutex_t kind, test_fn real,
+                                               void *l, const void *codeptr,
+                                               void *frame) {
   int reported = reporting(l, 1);
   if (reported)
     bridge_lock_acquire(kind, l, codeptr, frame);
@@ -193,32 +194,56 @@ test_slow(ompt_mutex_t kind, void *l, const void *codeptr, void *frame) {
   return got;
 }
 
-static int test_lock_slow(void *l, const void *codeptr, void *frame) {
-  return test_slow(ompt_mutex_test_lock, l, codeptr, frame);
-}
-static int test_nest_lock_slow(void *l, const void *codeptr, void *frame) {
-  return test_slow(ompt_mutex_test_nest_lock, l, codeptr, frame);
-}
+/* A routine: without a tool and with the runtime's routine known, a tail
+ * call of it; else its body, with the program's call site and frame. */
+#define VOID_ROUTINE(name, slow, kind)                                         \
+  GOMP_EXPORT void name(void *l) {                                             \
+    lock_fn real = bridge_real_##name;                                         \
+    if (__builtin_expect(bridge_active || !real, 0)) {                         \
+      slow(kind, REAL(name), l, gomp_codeptr(__builtin_return_address(0)),     \
+           BRIDGE_FRAME());                                                    \
+      return;                                                                  \
+    }                                                                          \
+    real(l);                                                                   \
+  }
+#define INT_ROUTINE(name, kind)                                                \
+  GOMP_EXPORT int name(void *l) {                                              \
+    test_fn real = bridge_real_##name;                                         \
+    if (__builtin_expect(bridge_active || !real, 0))                           \
+      return test_slow(kind, REAL(name), l,                                    \
+                       gomp_codeptr(__builtin_return_address(0)),              \
+                       BRIDGE_FRAME());                                        \
+    return real(l);                                                            \
+  }
+#define HINT_ROUTINE(name, plain, kind)                                        \
+  GOMP_EXPORT void name(void *l, int h) {                                      \
+    void (*real)(void *, int) = bridge_real_##name;                            \
+    if (__builtin_expect(bridge_active || !real, 0)) {                         \
+      init_hint_slow(kind, REAL(name), REAL(plain), l, h,                      \
+                     gomp_codeptr(__builtin_return_address(0)),                \
+                     BRIDGE_FRAME());                                          \
+      return;                                                                  \
+    }                                                                          \
+    real(l, h);                                                                \
+  }
 
-VOID_ROUTINE(omp_init_lock, (void *l), (l), init_slow, ompt_mutex_lock, l, 0,
-             0)
-VOID_ROUTINE(omp_init_lock_with_hint, (void *l, int h), (l, h), init_slow,
-             ompt_mutex_lock, l, h, 1)
-VOID_ROUTINE(omp_init_nest_lock, (void *l), (l), init_slow,
-             ompt_mutex_nest_lock, l, 0, 0)
-VOID_ROUTINE(omp_init_nest_lock_with_hint, (void *l, int h), (l, h),
-             init_slow, ompt_mutex_nest_lock, l, h, 1)
-VOID_ROUTINE(omp_destroy_lock, (void *l), (l), destroy_slow, ompt_mutex_lock,
-             l)
-VOID_ROUTINE(omp_destroy_nest_lock, (void *l), (l), destroy_slow,
-             ompt_mutex_nest_lock, l)
-VOID_ROUTINE(omp_set_lock, (void *l), (l), set_slow, ompt_mutex_lock, l)
-VOID_ROUTINE(omp_set_nest_lock, (void *l), (l), set_slow, ompt_mutex_nest_lock,
-             l)
-VOID_ROUTINE(omp_unset_lock, (void *l), (l), unset_slow, ompt_mutex_lock, l)
-VOID_ROUTINE(omp_unset_nest_lock, (void *l), (l), unset_slow,
-             ompt_mutex_nest_lock, l)
-INT_ROUTINE(omp_test_lock, test_lock_slow)
-INT_ROUTINE(omp_test_nest_lock, test_nest_lock_slow)
+/* The C routines, then gfortran's. */
+#define LOCK_ROUTINES(suffix)                                                  \
+  VOID_ROUTINE(omp_init_lock##suffix, init_slow, ompt_mutex_lock)              \
+  VOID_ROUTINE(omp_init_nest_lock##suffix, init_slow, ompt_mutex_nest_lock)    \
+  VOID_ROUTINE(omp_destroy_lock##suffix, destroy_slow, ompt_mutex_lock)        \
+  VOID_ROUTINE(omp_destroy_nest_lock##suffix, destroy_slow,                    \
+               ompt_mutex_nest_lock)                                           \
+  VOID_ROUTINE(omp_set_lock##suffix, set_slow, ompt_mutex_lock)                \
+  VOID_ROUTINE(omp_set_nest_lock##suffix, set_slow, ompt_mutex_nest_lock)      \
+  VOID_ROUTINE(omp_unset_lock##suffix, unset_slow, ompt_mutex_lock)            \
+  VOID_ROUTINE(omp_unset_nest_lock##suffix, unset_slow, ompt_mutex_nest_lock)  \
+  INT_ROUTINE(omp_test_lock##suffix, ompt_mutex_test_lock)                     \
+  INT_ROUTINE(omp_test_nest_lock##suffix, ompt_mutex_test_nest_lock)
+LOCK_ROUTINES()
+LOCK_ROUTINES(_)
+HINT_ROUTINE(omp_init_lock_with_hint, omp_init_lock, ompt_mutex_lock)
+HINT_ROUTINE(omp_init_nest_lock_with_hint, omp_init_nest_lock,
+             ompt_mutex_nest_lock)
 
 #endif /* POMPT_STATIC_LIB */

@@ -1186,11 +1186,16 @@ def case_lazy(t):
 FORTRAN_F90 = r"""program fprog
   use omp_lib
   implicit none
-  integer :: i, n, total
+  integer :: i, n, total, locked
   integer :: a(100)
+  integer(omp_lock_kind) :: lck
+  integer(omp_nest_lock_kind) :: nlck
   total = 0
   n = 0
-  !$omp parallel shared(a, n)
+  locked = 0
+  call omp_init_lock(lck)
+  call omp_init_nest_lock(nlck)
+  !$omp parallel shared(a, n, locked)
   !$omp do schedule(static)
   do i = 1, 100
     a(i) = i
@@ -1225,14 +1230,25 @@ FORTRAN_F90 = r"""program fprog
   !$omp critical (fname)
   total = total + 1
   !$omp end critical (fname)
+  call omp_set_lock(lck)
+  locked = locked + 1
+  call omp_unset_lock(lck)
+  call omp_set_nest_lock(nlck)
+  call omp_set_nest_lock(nlck)
+  locked = locked + 1
+  call omp_unset_nest_lock(nlck)
+  call omp_unset_nest_lock(nlck)
   !$omp end parallel
+  call omp_destroy_lock(lck)
+  call omp_destroy_nest_lock(nlck)
   total = 0
   !$omp parallel do reduction(+:total) schedule(dynamic, 5)
   do i = 1, 100
     total = total + a(i)
   end do
   !$omp end parallel do
-  print '(a,i0,a,i0)', 'total=', total, ' n=', n
+  print '(a,i0,a,i0,a,l1)', 'total=', total, ' n=', n, ' locked=', &
+    locked == 2 * omp_get_max_threads()
 end program fprog
 """
 
@@ -1240,8 +1256,10 @@ end program fprog
 def case_fortran(t):
     """A Fortran program, which pomp-instr does not rewrite: pomp-cc
     compiles it unchanged and links it with libpompt, which reports its
-    regions, barriers and tasks from libgomp's entries (doc/ompt-mapping.md,
-    "Code pomp-cc did not compile"); in one command, and -c then link."""
+    regions, barriers and tasks from libgomp's entries, and its locks from
+    libgomp's Fortran lock routines, which libpompt defines
+    (doc/ompt-mapping.md, "Code pomp-cc did not compile"); in one command,
+    and -c then link."""
     fc = shutil.which("gfortran")
     if not fc:
         print("no gfortran; skipped")
@@ -1263,13 +1281,18 @@ def case_fortran(t):
             # sections' (GOMP_loop_end, GOMP_sections_end); two critical
             # regions per thread; the single's two tasks, its taskwait and
             # taskgroup; the two dynamic loops' and the sections' work
-            # (the static loop calls no libgomp entry)
+            # (the static loop calls no libgomp entry); a lock set once and
+            # a nest lock twice per thread (libgomp's Fortran routines,
+            # which libpompt defines), both initialised and destroyed once
             expect = {"parallel_begin": 2, "implicit_task_begin": 2 * n,
                       "barrier_implicit_parallel": 2 * n,
                       "barrier_implementation": 3 * n,
                       "barrier_implicit_workshare": 2 * n,
-                      "mutex_acquire": 2 * n, "mutex_acquired": 2 * n,
-                      "mutex_released": 2 * n, "acquire_critical": 2 * n,
+                      "mutex_acquire": 5 * n, "mutex_acquired": 4 * n,
+                      "mutex_released": 4 * n, "acquire_critical": 2 * n,
+                      "acquire_lock": n, "acquire_nest_lock": 2 * n,
+                      "nest_lock_begin": n, "nest_lock_end": n,
+                      "lock_init": 2, "lock_destroy": 2,
                       "task_create": 2, "task_complete": 2, "taskwait": 1,
                       "taskgroup": 1, "work_loop_dynamic": 2 * n,
                       "work_sections": n}
