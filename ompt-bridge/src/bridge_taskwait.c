@@ -1,7 +1,8 @@
 /*
  * bridge_taskwait.c -- taskwait with depend clauses, as OpenMP 5.2 has it:
- * the construct generates an empty task with those dependences (undeferred
- * without nowait) and the encountering task waits for it.  At the
+ * the construct generates an empty task with those dependences (without
+ * nowait a mergeable and included one, so undeferred and mergeable) and
+ * the encountering task waits for it.  At the
  * construct: task_create with ompt_task_taskwait, dependences, and
  * task_dependence for each sibling it waits for that has not completed;
  * during the wait the thread is in wait_taskwait at a task scheduling
@@ -19,7 +20,7 @@ int32_t bridge_taskwait_depend_enter(POMP_Task_t *task,
                                      void *frame) {
   int flags = POMP_TASK_TASKWAIT | POMP_TASK_HAS_DEPEND;
   if (!nowait)
-    flags |= POMP_TASK_UNDEFERRED;
+    flags |= POMP_TASK_UNDEFERRED | POMP_TASK_MERGEABLE;
   int32_t status = bridge_task_create_begin(task, flags, codeptr, frame);
   if (status != POMP_SUCCESS)
     return status;
