@@ -165,15 +165,26 @@ static void *gomp_load_dropped(const char *what) {
   fprintf(stderr,
           "pompt: the program calls libgomp's %s but its link dropped "
           "libgomp (--as-needed drops it when libpompt defines every "
-          "libgomp entry the program calls); libpompt loaded it so that "
+          "libgomp entry and routine the program calls); libpompt loaded it "
+          "so that "
           "the program runs: link with pomp-link, or name -lgomp after "
           "-Wl,--no-as-needed\n",
           what);
   return h;
 }
 
+/* Whether a symbol the executable leaves undefined is one that libgomp
+ * resolved before --as-needed dropped it: a libgomp entry, a lock routine
+ * (libpompt defines them), or a wrapper of an instrumented call of one
+ * (which calls the runtime's routine, and finds none). */
+static int needs_gomp(const char *name) {
+  return !strncmp(name, "GOMP_", 5) ||
+         ((!strncmp(name, "omp_", 4) || !strncmp(name, "POMP_Api_omp_", 13)) &&
+          strstr(name, "_lock"));
+}
+
 /* Whether the first object dl_iterate_phdr reports, the executable, has
- * an undefined GOMP_ symbol: it calls libgomp's entries. */
+ * an undefined symbol needs_gomp names. */
 static int exe_calls_gomp(struct dl_phdr_info *info, size_t size, void *found) {
   (void)size;
   const ElfW(Dyn) *dyn = NULL;
@@ -204,8 +215,7 @@ static int exe_calls_gomp(struct dl_phdr_info *info, size_t size, void *found) {
              : sysv_hash  ? sysv_hash[1]
                           : 0;
   for (size_t i = 1; i < n; i++)
-    if (sym[i].st_shndx == SHN_UNDEF &&
-        !strncmp(str + sym[i].st_name, "GOMP_", 5)) {
+    if (sym[i].st_shndx == SHN_UNDEF && needs_gomp(str + sym[i].st_name)) {
       *(int *)found = 1;
       break;
     }
@@ -221,7 +231,7 @@ __attribute__((constructor(101))) static void gomp_dropped_setup(void) {
   int found = 0;
   dl_iterate_phdr(exe_calls_gomp, &found);
   if (found)
-    gomp_load_dropped("entries");
+    gomp_load_dropped("entries or lock routines");
 }
 #endif
 
