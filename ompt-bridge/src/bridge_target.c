@@ -815,11 +815,11 @@ void bridge_teams_end(POMP_Team_t *storage, const void *codeptr) {
   bridge_task_t *task = task_to_end(t, team);
   if (!task)
     return;
+  /* actual_parallelism is 0 at an initial task's end (OpenMP 5.2). */
   ompt_callback_implicit_task_t cb = BRIDGE_CB(implicit_task);
   if (cb)
-    cb(ompt_scope_end, &team->parallel_data, &task->task_data,
-       (unsigned)task->team_size, (unsigned)task->thread_num,
-       ompt_task_initial);
+    cb(ompt_scope_end, &team->parallel_data, &task->task_data, 0,
+       (unsigned)task->thread_num, ompt_task_initial);
   task_finish(t, task, codeptr);
   bridge_set_state(t, ompt_state_wait_barrier_teams, 0);
 }

@@ -50,6 +50,10 @@ void bridge_teams_enter(POMP_Team_t *team, int num_teams, int thread_limit,
 void bridge_teams_begin(POMP_Team_t *team, void *exit_frame);
 void bridge_teams_end(POMP_Team_t *team, const void *codeptr);
 void bridge_teams_exit(POMP_Team_t *team, const void *codeptr);
+/* Set by an instrumented teams construct's enter event, cleared by
+ * libpompt's GOMP_teams_reg (bridge_gomp_teams.c): the construct reports
+ * itself. */
+extern __thread unsigned char bridge_teams_announced;
 
 /* ---- Devices (bridge_target.c) ------------------------------------------ */
 

@@ -181,6 +181,7 @@ EXPORT int32_t POMP_Teams_enter(POMP_Handle_t *handle, int32_t thread_id,
   FIRST_EVENT(handle, ctc);
   if (!team)
     return POMP_ERR_ARG;
+  bridge_teams_announced = 1; /* libpompt's GOMP_teams_reg passes it on */
   bridge_teams_enter(team, num_teams, thread_limit, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
@@ -211,6 +212,7 @@ EXPORT int32_t POMP_Teams_exit(POMP_Handle_t handle, int32_t thread_id,
   LATER_EVENT(handle);
   if (!team)
     return POMP_ERR_ARG;
+  bridge_teams_announced = 0; /* whatever reached GOMP_teams_reg */
   bridge_teams_exit(team, CODEPTR);
   return POMP_SUCCESS;
 }

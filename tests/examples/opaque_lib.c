@@ -5,12 +5,12 @@
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
  * GOMP_ordered_*, GOMP_atomic_*, GOMP_task, GOMP_taskwait,
- * GOMP_taskgroup_*) and the lock routines, which libpompt defines itself,
+ * GOMP_taskgroup_*, GOMP_teams_reg) and the lock routines, which libpompt defines itself,
  * and reports them as a native runtime would: parallel regions, implicit
  * tasks and their end barriers, the barriers, the worksharing constructs'
  * implicit barriers, the combined constructs' work, critical and ordered
  * regions, libgomp's atomic lock, locks, explicit tasks, their taskwait
- * and taskgroup.
+ * and taskgroup, teams leagues.
  */
 #include <omp.h>
 
@@ -230,4 +230,14 @@ long opaque_ordered(int n) {
     }
   }
   return bad;
+}
+
+/* A host teams construct (GOMP_teams_reg): libgomp runs its three teams
+ * one after the other on the calling thread, each an initial task of the
+ * league. */
+long opaque_teams(void) {
+  long part[3] = {0, 0, 0};
+#pragma omp teams num_teams(3)
+  part[omp_get_team_num()] = omp_get_team_num() + 1;
+  return part[0] + part[1] + part[2];
 }

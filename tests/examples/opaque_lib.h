@@ -15,4 +15,5 @@ long opaque_critical(int n);
 long opaque_taskgroup(void);
 #define OPAQUE_ORDERED 6
 long opaque_ordered(int n);
+long opaque_teams(void);
 #endif

@@ -4,8 +4,10 @@
  * the library's regions, called from the initial task, from inside an
  * instrumented region (nested, a team of one each), and running the
  * program's instrumented constructs on their threads (an orphaned loop and
- * a critical region).  tests/examples/meson.build holds the exact counts.
+ * a critical region); and a target teams construct, whose code the host
+ * fallback runs and pomp-cc leaves alone.  tests/examples/meson.build holds the exact counts.
  */
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,6 +40,13 @@ int main(int argc, char **argv) {
     total += opaque_critical(5) > 0;
     total += opaque_taskgroup() == 100;
     total += opaque_ordered(OPAQUE_ORDERED) == 0;
+    total += opaque_teams() == 6;
+    /* A teams construct in a target region, which runs here (libgomp's
+     * host fallback) and whose code pomp-cc leaves alone: GOMP_teams4. */
+    long league[2] = {0, 0};
+#pragma omp target teams num_teams(2) map(tofrom : league)
+    league[omp_get_team_num()] = omp_get_num_teams();
+    total += league[0] == 2 && league[1] == 2;
   }
   long nested = 0;
 #pragma omp parallel reduction(+ : nested)
