@@ -92,49 +92,43 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_teams_reg)(void (*fn)(void *), void *data,
 
 /* ---- GOMP_teams4 -------------------------------------------------------- */
 
-/* The league the thread's GOMP_teams4 loop runs, while open. */
-static __thread struct {
-  POMP_Team_t team;
-  const void *codeptr;
-  unsigned char open;
-} league __attribute__((tls_model("initial-exec")));
-
-static __attribute__((noinline)) bool teams4_slow(unsigned low, unsigned high,
-                                                  unsigned thread_limit,
-                                                  bool first,
-                                                  const void *codeptr,
-                                                  void *frame) {
+/* The league the thread's GOMP_teams4 loop runs, while open, is kept in
+ * the thread's record (league, league_open, league_codeptr). */
+static __attribute__((noinline)) bool
+teams4_slow(unsigned low, unsigned high, unsigned thread_limit, bool first,
+            const void *codeptr, void *frame) {
   if (!real_teams4)
     real_teams4 = (gomp_teams4_t)GOMP_REAL_CHECKED(GOMP_teams4);
+  bridge_thread_t *t = bridge_thread_peek();
   if (!first) {
-    if (league.open)
-      bridge_teams_end(&league.team, codeptr);
+    int open = t && t->league_open;
+    if (open)
+      bridge_teams_end(&t->league, codeptr);
     bool next = real_teams4(low, high, thread_limit, first);
-    if (league.open) {
+    if (open) {
       if (next) {
-        bridge_teams_begin(&league.team, frame);
+        bridge_teams_begin(&t->league, frame);
       } else {
-        league.open = 0;
-        bridge_teams_exit(&league.team, league.codeptr);
+        t->league_open = 0;
+        bridge_teams_exit(&t->league, t->league_codeptr);
       }
     }
     return next;
   }
   bool run = real_teams4(low, high, thread_limit, first);
-  if (!bridge_active || league.open)
+  if (!bridge_active || (t && t->league_open) || !(t = bridge_thread_self()))
     return run;
   /* The number of teams asked for: the num_teams clause's upper bound
    * (libgomp's fallback runs the lower bound, one without a clause). */
   int requested = (int)(high ? high : low ? low : 1);
-  league.codeptr = codeptr;
-  league.open = 1;
-  bridge_teams_enter(&league.team, requested, (int)thread_limit, codeptr,
-                     frame);
+  t->league_codeptr = codeptr;
+  t->league_open = 1;
+  bridge_teams_enter(&t->league, requested, (int)thread_limit, codeptr, frame);
   if (run)
-    bridge_teams_begin(&league.team, frame);
+    bridge_teams_begin(&t->league, frame);
   else { /* no team to run */
-    league.open = 0;
-    bridge_teams_exit(&league.team, codeptr);
+    t->league_open = 0;
+    bridge_teams_exit(&t->league, codeptr);
   }
   return run;
 }
@@ -142,7 +136,7 @@ static __attribute__((noinline)) bool teams4_slow(unsigned low, unsigned high,
 GOMP_EXPORT bool GOMP_ENTRY(GOMP_teams4)(unsigned low, unsigned high,
                                          unsigned thread_limit, bool first) {
   gomp_teams4_t real = real_teams4;
-  if (__builtin_expect(bridge_active || league.open || !real, 0))
+  if (__builtin_expect(bridge_active || !real, 0))
     return teams4_slow(low, high, thread_limit, first,
                        gomp_codeptr(__builtin_return_address(0)),
                        BRIDGE_FRAME());

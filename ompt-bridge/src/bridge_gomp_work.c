@@ -5,7 +5,9 @@
  * entry's schedule and the construct's iteration or section count, and
  * work(end) at the thread's matching end call (GOMP_loop_end[_nowait,
  * _cancel], GOMP_sections_end[_nowait, _cancel]; the implicit barrier,
- * reported by bridge_gomp_sync.c, follows the end, as at a native runtime).
+ * reported by bridge_gomp_sync.c, follows the end, as at a native runtime);
+ * and a loop's chunks, from its start call and the GOMP_loop_*_next calls
+ * (below).
  *
  * An instrumented construct reports itself: its enter event, before GCC's
  * call of the start entry, has opened a work pair (bridge_pairs, also where
@@ -24,8 +26,8 @@
  * loop in a noinstrument range of a unit instrumented at the chunk level,
  * whose start calls come from bridge_loop.c's wrappers
  * (bridge_loop_wrapping), not from the program.  Without a tool a start
- * entry is a test and a tail call of libgomp's, an end entry a test of the
- * thread's stack; the static library defines the entries as
+ * entry is a test and a tail call of libgomp's, an end or next entry a
+ * test of the thread's stack; the static library defines the entries as
  * __wrap_GOMP_<x>, linked with --wrap (bridge_gomp_entry.h).
  */
 #define _GNU_SOURCE
@@ -114,6 +116,69 @@ static __attribute__((noinline)) void work_open(ompt_work_t type, int bucket,
   unsigned d = opened_depth++;
   opened[d].type = type;
   opened[d].seq = bridge_pairs[BRIDGE_PAIR_WORK].next;
+  bridge_thread_t *t = bridge_thread_peek();
+  if (t && d < BRIDGE_WORK_CHUNKS_MAX)
+    t->work_chunks[d].istart = NULL;
+}
+
+/* ---- Chunks -------------------------------------------------------------
+ * The chunks of a loop opened here (dispatch(ompt_dispatch_ws_loop_chunk),
+ * in logical iterations, as bridge_loop.c reports an instrumented loop's):
+ * the first one from its start call, each further one from a next call
+ * with the same istart variable (a loop nested in the body, or one of the
+ * program's instrumented code it calls, has its own).  Kept in the
+ * thread's record for the BRIDGE_WORK_CHUNKS_MAX outermost loops on the
+ * stack: an istart variable (the start call's and every next call's for
+ * the loop; NULL: no chunks to report), the loop's start and increment as
+ * libgomp has them, and whether it counts down.  The loops of combined
+ * parallel loop entries, which call no start entry per thread, have
+ * none. */
+
+static void chunk_deliver(uint64_t first, uint64_t iterations, void *frame) {
+  ompt_dispatch_chunk_t c = {.start = first, .iterations = iterations};
+  bridge_dispatch(BRIDGE_B_LOOP_CHUNKS, ompt_dispatch_ws_loop_chunk,
+                  (ompt_data_t){.ptr = &c}, frame);
+}
+
+/* The chunk [is, ie) of the loop c, by libgomp's bounds. */
+static void chunk_of(const bridge_thread_t *t, unsigned d, uint64_t is,
+                     uint64_t ie, void *frame) {
+  uint64_t s = t->work_chunks[d].start, i = t->work_chunks[d].incr;
+  if (t->work_chunks[d].down) /* i is negative: its magnitude downwards */
+    chunk_deliver((s - is) / -i, (is - ie - i - 1) / -i, frame);
+  else
+    chunk_deliver((is - s) / i, (ie - is + i - 1) / i, frame);
+}
+
+/* After a start call that opened a loop (the stack grew from d0): note it
+ * and report its first chunk when the call handed one out.  down: the
+ * loop counts downwards (a long loop's negative increment, a ull loop's
+ * up flag clear). */
+static __attribute__((noinline)) void
+chunks_start(unsigned d0, const void *istart, bool got, uint64_t is,
+             uint64_t ie, uint64_t start, uint64_t incr, bool down,
+             void *frame) {
+  bridge_thread_t *t = bridge_thread_peek();
+  if (!t || opened_depth != d0 + 1 || d0 >= BRIDGE_WORK_CHUNKS_MAX || !istart ||
+      !incr || !bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
+    return;
+  t->work_chunks[d0].istart = istart;
+  t->work_chunks[d0].start = start;
+  t->work_chunks[d0].incr = incr;
+  t->work_chunks[d0].down = down;
+  if (got)
+    chunk_of(t, d0, is, ie, frame);
+}
+
+/* A next call's chunk, when it is the loop on top's. */
+static __attribute__((noinline)) void
+chunks_next(const void *istart, uint64_t is, uint64_t ie, void *frame) {
+  unsigned d = opened_depth;
+  bridge_thread_t *t = bridge_thread_peek();
+  if (t && d && d <= BRIDGE_WORK_CHUNKS_MAX &&
+      t->work_chunks[d - 1].istart == istart && !bridge_loop_wrapping &&
+      bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
+    chunk_of(t, d - 1, is, ie, frame);
 }
 
 void bridge_gomp_work_close(const void *codeptr, void *frame) {
@@ -145,7 +210,7 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
 /* A start entry: libgomp's, after the work's begin where it is one of
  * code pomp-cc did not compile.  The slow path apart, so that the entry
  * without a tool is a test and a tail call. */
-#define START(name, params, args, count, sched)                                \
+#define START(name, params, args, count, sched, s, i, down)                    \
   typedef bool(*name##_t) params;                                              \
   static name##_t real_##name;                                                 \
   GOMP_REAL_DECL(name);                                                        \
@@ -153,11 +218,17 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
       EXPAND params, const void *codeptr, void *frame) {                       \
     if (!real_##name)                                                          \
       real_##name = (name##_t)GOMP_REAL_CHECKED(name);                         \
+    unsigned d0 = opened_depth;                                                \
     if (bridge_active && !instrumented_start() && !bridge_loop_wrapping &&     \
         work_opening())                                                        \
       work_open(name_type(#name, (sched)), BRIDGE_B_LOOP_EE, (count), codeptr, \
                 frame);                                                        \
-    return real_##name args;                                                   \
+    bool got = real_##name args;                                               \
+    if (opened_depth != d0)                                                    \
+      chunks_start(d0, is, got, got &&is ? (uint64_t)*is : 0,                  \
+                   got &&ie ? (uint64_t)*ie : 0, (uint64_t)(s), (uint64_t)(i), \
+                   (down), frame);                                             \
+    return got;                                                                \
   }                                                                            \
   GOMP_EXPORT bool GOMP_ENTRY(name) params {                                   \
     if (__builtin_expect(                                                      \
@@ -171,27 +242,28 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
 
 #define START_LC(name)                                                         \
   START(name, (long s, long e, long i, long ch, long *is, long *ie),           \
-        (s, e, i, ch, is, ie), count_long(s, e, i), -1)
+        (s, e, i, ch, is, ie), count_long(s, e, i), -1, s, i, i < 0)
 #define START_LR(name)                                                         \
   START(name, (long s, long e, long i, long *is, long *ie), (s, e, i, is, ie), \
-        count_long(s, e, i), -1)
+        count_long(s, e, i), -1, s, i, i < 0)
 #define START_L5(name)                                                         \
   START(name,                                                                  \
         (long s, long e, long i, long sched, long ch, long *is, long *ie,      \
          uptr *red, void **mem),                                               \
-        (s, e, i, sched, ch, is, ie, red, mem), count_long(s, e, i), sched)
+        (s, e, i, sched, ch, is, ie, red, mem), count_long(s, e, i), sched, s, \
+        i, i < 0)
 #define START_UC(name)                                                         \
   START(name, (bool up, ull s, ull e, ull i, ull ch, ull *is, ull *ie),        \
-        (up, s, e, i, ch, is, ie), count_ull(up, s, e, i), -1)
+        (up, s, e, i, ch, is, ie), count_ull(up, s, e, i), -1, s, i, !up)
 #define START_UR(name)                                                         \
   START(name, (bool up, ull s, ull e, ull i, ull *is, ull *ie),                \
-        (up, s, e, i, is, ie), count_ull(up, s, e, i), -1)
+        (up, s, e, i, is, ie), count_ull(up, s, e, i), -1, s, i, !up)
 #define START_U5(name)                                                         \
   START(name,                                                                  \
         (bool up, ull s, ull e, ull i, long sched, ull ch, ull *is, ull *ie,   \
          uptr *red, void **mem),                                               \
         (up, s, e, i, sched, ch, is, ie, red, mem), count_ull(up, s, e, i),    \
-        sched)
+        sched, s, i, !up)
 /* Doacross loops' start entries are bridge_doacross.c's; their work is
  * not reported from there. */
 #define START_LDC(name)
@@ -200,8 +272,28 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
 #define START_UDC(name)
 #define START_UDR(name)
 #define START_UD5(name)
-#define NEXT_L(name)
-#define NEXT_U(name)
+/* A next entry: without a loop opened here, a test and a tail call of
+ * libgomp's. */
+#define NEXT(name, T)                                                          \
+  typedef bool (*name##_t)(T *, T *);                                          \
+  static name##_t real_##name;                                                 \
+  GOMP_REAL_DECL(name);                                                        \
+  static                                                                       \
+      __attribute__((noinline)) bool name##_slow(T *is, T *ie, void *frame) {  \
+    if (!real_##name)                                                          \
+      real_##name = (name##_t)GOMP_REAL_CHECKED(name);                         \
+    bool got = real_##name(is, ie);                                            \
+    if (got && opened_depth)                                                   \
+      chunks_next(is, (uint64_t)*is, (uint64_t)*ie, frame);                    \
+    return got;                                                                \
+  }                                                                            \
+  GOMP_EXPORT bool GOMP_ENTRY(name)(T * is, T * ie) {                          \
+    if (__builtin_expect(opened_depth || !real_##name, 0))                     \
+      return name##_slow(is, ie, BRIDGE_FRAME());                              \
+    return real_##name(is, ie);                                                \
+  }
+#define NEXT_L(name) NEXT(name, long)
+#define NEXT_U(name) NEXT(name, ull)
 
 #define LOOP_ENTRY(family, name) family(GOMP_loop_##name)
 GOMP_LOOP_ENTRIES(LOOP_ENTRY)

@@ -246,6 +246,10 @@ typedef struct bridge_state {
   ompt_wait_id_t wait_id;
 } bridge_state_t;
 
+/* The depth of nested loops of code pomp-cc did not compile whose chunks
+ * are reported (bridge_gomp_work.c). */
+#define BRIDGE_WORK_CHUNKS_MAX 4
+
 typedef struct bridge_thread {
   ompt_data_t thread_data;
   ompt_thread_t type;
@@ -317,6 +321,19 @@ typedef struct bridge_thread {
    * thread exits on its own then; finalisation waits for it to have ended
    * itself, whatever the kernel says of it at that moment. */
   atomic_int leaving;
+  /* Code pomp-cc did not compile (kept here, not in initial-exec TLS,
+   * whose room a library loaded by dlopen shares with every other):
+   * the chunks of the loops bridge_gomp_work.c opened, by their depth on
+   * its stack (see there); and the teams league the thread's GOMP_teams4
+   * loop runs (bridge_gomp_teams.c). */
+  struct {
+    const void *istart; /* NULL: no chunks to report */
+    uint64_t start, incr;
+    unsigned char down;
+  } work_chunks[BRIDGE_WORK_CHUNKS_MAX];
+  POMP_Team_t league;
+  const void *league_codeptr;
+  unsigned char league_open;
 } bridge_thread_t;
 
 /* ---- Callback tables -----------------------------------------------------
