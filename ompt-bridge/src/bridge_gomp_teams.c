@@ -116,7 +116,10 @@ teams4_slow(unsigned low, unsigned high, unsigned thread_limit, bool first,
     return next;
   }
   bool run = real_teams4(low, high, thread_limit, first);
-  if (!bridge_active || (t && t->league_open) || !(t = bridge_thread_self()))
+  if (t) /* a first call: a league before it has ended (its end unreported
+            where monitoring stopped while it ran, its calls passing here) */
+    t->league_open = 0;
+  if (!bridge_active || (!t && !(t = bridge_thread_self())))
     return run;
   /* The number of teams asked for: the num_teams clause's upper bound
    * (libgomp's fallback runs the lower bound, one without a clause). */

@@ -140,7 +140,7 @@ static void chunk_deliver(uint64_t first, uint64_t iterations, void *frame) {
                   (ompt_data_t){.ptr = &c}, frame);
 }
 
-/* The chunk [is, ie) of the loop c, by libgomp's bounds. */
+/* The chunk [is, ie) of the loop at depth d, by libgomp's bounds. */
 static void chunk_of(const bridge_thread_t *t, unsigned d, uint64_t is,
                      uint64_t ie, void *frame) {
   uint64_t s = t->work_chunks[d].start, i = t->work_chunks[d].incr;
