@@ -265,6 +265,9 @@ typedef struct entry_region {
   POMP_Team_t team;
   const void *codeptr;
   int loop_work; /* ompt_work_t of the region's loop or sections, or 0 */
+  /* A combined loop entry's loop, as libgomp has it, for its chunks
+   * (incr 0: none; bridge_gomp_work.c). */
+  long loop_start, loop_incr;
 } entry_region_t;
 
 /* The region's function on each of its threads: the implicit task, and its
@@ -281,7 +284,13 @@ BRIDGE_TRAMPOLINE static void entry_region_run(void *arg) {
   if (lr->loop_work)
     bridge_work_begin(bucket, (ompt_work_t)lr->loop_work, 0, lr->codeptr,
                       frame);
+  /* The loop's chunks come from the thread's next calls (no start call). */
+  int chunks = lr->loop_incr && bridge_gomp_chunks_push(
+                                    (uint64_t)lr->loop_start,
+                                    (uint64_t)lr->loop_incr, lr->loop_incr < 0);
   lr->fn(lr->data);
+  if (chunks)
+    bridge_gomp_chunks_pop();
   if (lr->loop_work)
     bridge_work_end(bucket, (ompt_work_t)lr->loop_work, lr->codeptr, frame);
   bridge_parallel_left(&lr->team, lr->codeptr, frame);
@@ -307,6 +316,7 @@ static int entry_region_begin(entry_region_t *lr, void (*fn)(void *),
     return 0;
   lr->fn = fn;
   lr->data = data;
+  lr->loop_incr = 0;
   if (leaf_region) {
     lr->codeptr = leaf.codeptr;
     lr->loop_work = leaf.loop_work;
@@ -399,7 +409,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
                                         long, long, long, unsigned);
 /* Both shapes share one body: ARGS are the loop arguments between the
  * team size and the flags. */
-#define PARALLEL_LOOP_ENTRY(name, type, params, args, work)                    \
+#define PARALLEL_LOOP_ENTRY(name, type, params, args, work, bounds)            \
   GOMP_REAL_DECL(name);                                                        \
   static type real_##name;                                                     \
   static __attribute__((noinline)) void name##_observed(                       \
@@ -409,6 +419,8 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
       real_##name = (type)GOMP_REAL_CHECKED(name);                             \
     entry_region_t lr;                                                         \
     if (entry_region_begin(&lr, fn, data, nt, frame, caller, (work))) {        \
+      if (!leaf.codeptr) /* no instrumented construct's leaf */                \
+        bounds;                                                                \
       real_##name(entry_region_run, &lr, nt, args, flags);                     \
       bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
       return;                                                                  \
@@ -426,14 +438,15 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
     real_##name(fn, data, nt, args, flags);                                    \
   }
 #define COMMA ,
+#define LOOP_BOUNDS (lr.loop_start = s, lr.loop_incr = i)
 #define PARALLEL_LOOP(name, work)                                              \
   PARALLEL_LOOP_ENTRY(name, gomp_parallel_loop_t,                              \
                       long s COMMA long e COMMA long i COMMA long ch,          \
-                      s COMMA e COMMA i COMMA ch, work)
+                      s COMMA e COMMA i COMMA ch, work, LOOP_BOUNDS)
 #define PARALLEL_LOOP_RT(name)                                                 \
   PARALLEL_LOOP_ENTRY(name, gomp_parallel_loop_rt_t,                           \
                       long s COMMA long e COMMA long i, s COMMA e COMMA i,     \
-                      bridge_loop_work_runtime())
+                      bridge_loop_work_runtime(), LOOP_BOUNDS)
 PARALLEL_LOOP(GOMP_parallel_loop_static, ompt_work_loop_static)
 PARALLEL_LOOP(GOMP_parallel_loop_dynamic, ompt_work_loop_dynamic)
 PARALLEL_LOOP(GOMP_parallel_loop_guided, ompt_work_loop_guided)
@@ -447,7 +460,7 @@ PARALLEL_LOOP_RT(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 typedef void (*gomp_parallel_sections_t)(void (*)(void *), void *, unsigned,
                                          unsigned, unsigned);
 PARALLEL_LOOP_ENTRY(GOMP_parallel_sections, gomp_parallel_sections_t,
-                    unsigned count, count, ompt_work_sections)
+                    unsigned count, count, ompt_work_sections, (void)0)
 
 GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
                                                           void *data,

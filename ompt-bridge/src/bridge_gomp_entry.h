@@ -130,6 +130,12 @@ int bridge_gomp_ws_barrier_begin(const void *codeptr, void *frame);
  * (bridge_gomp_work.c), first thing in every loop and sections end entry. */
 void bridge_gomp_work_close(const void *codeptr, void *frame);
 void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame);
+/* The loop of a combined parallel loop entry, on each thread of its region
+ * around the region's function (bridge_gomp.c): its chunks come from the
+ * thread's next calls (bridge_gomp_work.c).  push returns whether there
+ * is a pop to make. */
+int bridge_gomp_chunks_push(uint64_t start, uint64_t incr, int down);
+void bridge_gomp_chunks_pop(void);
 
 /* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */
 #define GOMP_TASK_FLAG_UNTIED (1u << 0)

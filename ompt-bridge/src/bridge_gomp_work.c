@@ -130,9 +130,12 @@ static __attribute__((noinline)) void work_open(ompt_work_t type, int bucket,
  * thread's record for the BRIDGE_WORK_CHUNKS_MAX outermost loops on the
  * stack: an istart variable (the start call's and every next call's for
  * the loop; NULL: no chunks to report), the loop's start and increment as
- * libgomp has them, and whether it counts down.  The loops of combined
- * parallel loop entries, which call no start entry per thread, have
- * none. */
+ * libgomp has them, and whether it counts down.  The loop of a combined
+ * parallel loop entry, whose threads call no start entry, is pushed around
+ * each thread's part of the region by bridge_gomp.c, its istart taken from
+ * the thread's first next call. */
+
+#define ISTART_ANY ((const void *)1)
 
 static void chunk_deliver(uint64_t first, uint64_t iterations, void *frame) {
   ompt_dispatch_chunk_t c = {.start = first, .iterations = iterations};
@@ -175,16 +178,47 @@ static __attribute__((noinline)) void
 chunks_next(const void *istart, uint64_t is, uint64_t ie, void *frame) {
   unsigned d = opened_depth;
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && d && d <= BRIDGE_WORK_CHUNKS_MAX &&
-      t->work_chunks[d - 1].istart == istart && !bridge_loop_wrapping &&
-      bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
+  if (!t || !d || d > BRIDGE_WORK_CHUNKS_MAX || bridge_loop_wrapping ||
+      !bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
+    return;
+  if (t->work_chunks[d - 1].istart == ISTART_ANY) /* a combined loop's */
+    t->work_chunks[d - 1].istart = istart;
+  if (t->work_chunks[d - 1].istart == istart)
     chunk_of(t, d - 1, is, ie, frame);
+}
+
+/* The combined loop's entry: a stack entry without work of its own
+ * (type 0, which no end call closes), whose istart the first next call
+ * gives it (ISTART_ANY until then). */
+int bridge_gomp_chunks_push(uint64_t start, uint64_t incr, int down) {
+  unsigned d = opened_depth;
+  bridge_thread_t *t = bridge_thread_peek();
+  if (!t || d >= WORK_MAX ||
+      !bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
+    return 0;
+  opened[d].type = (ompt_work_t)0;
+  opened[d].seq = bridge_pairs[BRIDGE_PAIR_WORK].next;
+  if (d < BRIDGE_WORK_CHUNKS_MAX) {
+    t->work_chunks[d].istart = ISTART_ANY;
+    t->work_chunks[d].start = start;
+    t->work_chunks[d].incr = incr;
+    t->work_chunks[d].down = (unsigned char)down;
+  }
+  opened_depth = d + 1;
+  return 1;
+}
+
+void bridge_gomp_chunks_pop(void) {
+  unsigned d = opened_depth;
+  if (d && opened[d - 1].type == (ompt_work_t)0)
+    opened_depth = d - 1;
 }
 
 void bridge_gomp_work_close(const void *codeptr, void *frame) {
   unsigned d = opened_depth;
-  if (!d || opened[d - 1].seq != bridge_pairs[BRIDGE_PAIR_WORK].next)
-    return; /* an instrumented construct's end */
+  if (!d || opened[d - 1].seq != bridge_pairs[BRIDGE_PAIR_WORK].next ||
+      opened[d - 1].type == (ompt_work_t)0)
+    return; /* an instrumented construct's end, or a combined loop's */
   opened_depth = d - 1;
   ompt_work_t type = opened[d - 1].type;
   bridge_work_leave(type == ompt_work_sections ? BRIDGE_B_WORKSHARE_EE
