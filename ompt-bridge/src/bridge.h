@@ -137,6 +137,11 @@ static inline int bridge_wants(int bucket, ompt_callbacks_t which) {
   return atomic_load_explicit(&bridge_active_cb[bucket][which],
                               memory_order_relaxed) != 0;
 }
+/* Whether a sync region's begin/end or its wait is wanted now. */
+static inline int bridge_wants_sync(int bucket) {
+  return bridge_wants(bucket, ompt_callback_sync_region) ||
+         bridge_wants(bucket, ompt_callback_sync_region_wait);
+}
 /* Whether a mutex's acquire, acquisition or release is wanted now. */
 static inline int bridge_wants_mutex(int bucket) {
   return bridge_wants(bucket, ompt_callback_mutex_acquire) ||

@@ -166,9 +166,8 @@ static void *gomp_load_dropped(const char *what) {
           "pompt: the program calls libgomp's %s but its link dropped "
           "libgomp (--as-needed drops it when libpompt defines every "
           "libgomp entry and routine the program calls); libpompt loaded it "
-          "so that "
-          "the program runs: link with pomp-link, or name -lgomp after "
-          "-Wl,--no-as-needed\n",
+          "so that the program runs: link with pomp-link, or name -lgomp "
+          "after -Wl,--no-as-needed\n",
           what);
   return h;
 }
@@ -368,8 +367,7 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
   bridge_team_t *team = t ? t->fork_pending : NULL;
   if (team)
     bridge_fork_deliver(t);
-  if (!real_parallel)
-    real_parallel = (gomp_parallel_t)GOMP_REAL_CHECKED(GOMP_parallel);
+  GOMP_REAL_ENSURE(real_parallel, GOMP_parallel);
   if (team) { /* an instrumented parallel construct */
     /* parallel_enter made the record defined for memcheck */
     BRIDGE_TEAM_SET(team->region_fn, fn);
@@ -415,8 +413,7 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
   static __attribute__((noinline)) void name##_observed(                       \
       void (*fn)(void *), void *data, unsigned nt, params, unsigned flags,     \
       void *frame, const void *caller) {                                       \
-    if (!real_##name)                                                          \
-      real_##name = (type)GOMP_REAL_CHECKED(name);                             \
+    GOMP_REAL_ENSURE(real_##name, name);                                       \
     entry_region_t lr;                                                         \
     if (entry_region_begin(&lr, fn, data, nt, frame, caller, (work))) {        \
       if (!leaf.codeptr) /* no instrumented construct's leaf */                \
@@ -469,9 +466,7 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
   bridge_thread_t *t = bridge_thread_peek();
   if (t && t->fork_pending)
     bridge_fork_deliver(t);
-  if (!real_parallel_reductions)
-    real_parallel_reductions =
-        (gomp_parallel_reductions_t)GOMP_REAL_CHECKED(GOMP_parallel_reductions);
+  GOMP_REAL_ENSURE(real_parallel_reductions, GOMP_parallel_reductions);
   /* Not a leaf region: libgomp reads the task reductions from the
    * program's data block, which therefore cannot be wrapped. */
   return real_parallel_reductions(fn, data, num_threads, flags);
@@ -596,8 +591,7 @@ void task_observed(void (*fn)(void *), void *data,
                    void (*cpyfn)(void *, void *), long arg_size, long arg_align,
                    _Bool if_clause, unsigned flags, void **depend, int priority,
                    void *detach) {
-  if (!real_task)
-    real_task = (gomp_task_t)GOMP_REAL_CHECKED(GOMP_task);
+  GOMP_REAL_ENSURE(real_task, GOMP_task);
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   unsigned char handed = 0;

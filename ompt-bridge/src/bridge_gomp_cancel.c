@@ -58,25 +58,12 @@ typedef bool (*gomp_cancellation_point_t)(int);
 typedef bool (*gomp_cancel_t)(int, bool);
 typedef bool (*gomp_end_cancel_t)(void);
 
-static gomp_cancellation_point_t real_cancellation_point;
-static gomp_cancel_t real_cancel;
-static gomp_end_cancel_t real_loop_end_cancel;
-static gomp_end_cancel_t real_sections_end_cancel;
-GOMP_REAL_DECL(GOMP_cancellation_point);
-GOMP_REAL_DECL(GOMP_cancel);
-GOMP_REAL_DECL(GOMP_loop_end_cancel);
-GOMP_REAL_DECL(GOMP_sections_end_cancel);
-
-/* At load time, when libgomp (a dependency loaded first) is there, so that
- * the fast paths find the entries set; lazily otherwise. */
-__attribute__((constructor)) static void gomp_cancel_setup(void) {
-  real_cancellation_point =
-      (gomp_cancellation_point_t)GOMP_REAL(GOMP_cancellation_point);
-  real_cancel = (gomp_cancel_t)GOMP_REAL(GOMP_cancel);
-  real_loop_end_cancel = (gomp_end_cancel_t)GOMP_REAL(GOMP_loop_end_cancel);
-  real_sections_end_cancel =
-      (gomp_end_cancel_t)GOMP_REAL(GOMP_sections_end_cancel);
-}
+GOMP_REAL_VAR(gomp_cancellation_point_t, real_cancellation_point,
+              GOMP_cancellation_point)
+GOMP_REAL_VAR(gomp_cancel_t, real_cancel, GOMP_cancel)
+GOMP_REAL_VAR(gomp_end_cancel_t, real_loop_end_cancel, GOMP_loop_end_cancel)
+GOMP_REAL_VAR(gomp_end_cancel_t, real_sections_end_cancel,
+              GOMP_sections_end_cancel)
 
 /* What an entry returns: a thread that found its construct cancelled
  * leaves for its end, past the events it skips, so the inline events of
@@ -117,9 +104,7 @@ static void detected(bool cancelled, int construct, const void *codeptr,
 
 static __attribute__((noinline)) bool
 cancellation_point_slow(int which, const void *codeptr, void *frame) {
-  if (!real_cancellation_point)
-    real_cancellation_point =
-        (gomp_cancellation_point_t)GOMP_REAL_CHECKED(GOMP_cancellation_point);
+  GOMP_REAL_ENSURE(real_cancellation_point, GOMP_cancellation_point);
   bool cancelled = real_cancellation_point(which);
   detected(cancelled, construct_of(which), codeptr, frame);
   return cancelled;
@@ -136,8 +121,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancellation_point)(int which) {
 
 static __attribute__((noinline)) bool
 cancel_slow(int which, bool do_cancel, const void *codeptr, void *frame) {
-  if (!real_cancel)
-    real_cancel = (gomp_cancel_t)GOMP_REAL_CHECKED(GOMP_cancel);
+  GOMP_REAL_ENSURE(real_cancel, GOMP_cancel);
   bool cancelled = real_cancel(which, do_cancel);
   /* Activated (do_cancel): reported by the POMP cancel event before. */
   detected(cancelled && !do_cancel, construct_of(which), codeptr, frame);
@@ -160,8 +144,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_cancel)(int which, bool do_cancel) {
 #define END_CANCEL(name, real_var)                                             \
   static __attribute__((noinline)) bool name##_slow(const void *codeptr,       \
                                                     void *frame) {             \
-    if (!real_var)                                                             \
-      real_var = (gomp_end_cancel_t)GOMP_REAL_CHECKED(name);                   \
+    GOMP_REAL_ENSURE(real_var, name);                                          \
     bridge_gomp_work_close(codeptr, frame);                                    \
     int reported = bridge_gomp_ws_barrier_begin(codeptr, frame);               \
     bool cancelled = real_var();                                               \

@@ -89,11 +89,10 @@ static ompt_wait_id_t wait_id_of(void **name) {
 /* A start entry past the common case (name: NULL for the unnamed lock). */
 static __attribute__((noinline)) void
 start_slow(void **name, const void *codeptr, void *frame) {
-  if (name && !real_name_start)
-    real_name_start =
-        (gomp_critical_name_t)GOMP_REAL_CHECKED(GOMP_critical_name_start);
-  if (!name && !real_start)
-    real_start = (gomp_critical_t)GOMP_REAL_CHECKED(GOMP_critical_start);
+  if (name)
+    GOMP_REAL_ENSURE(real_name_start, GOMP_critical_name_start);
+  else
+    GOMP_REAL_ENSURE(real_start, GOMP_critical_start);
   int report = !instrumented_start() && reporting();
   ompt_wait_id_t wait_id = report ? wait_id_of(name) : 0;
   if (report)
@@ -116,11 +115,10 @@ start_slow(void **name, const void *codeptr, void *frame) {
  * instrumented region. */
 static __attribute__((noinline)) void end_slow(void **name, const void *codeptr,
                                                void *frame) {
-  if (name && !real_name_end)
-    real_name_end =
-        (gomp_critical_name_t)GOMP_REAL_CHECKED(GOMP_critical_name_end);
-  if (!name && !real_end)
-    real_end = (gomp_critical_t)GOMP_REAL_CHECKED(GOMP_critical_end);
+  if (name)
+    GOMP_REAL_ENSURE(real_name_end, GOMP_critical_name_end);
+  else
+    GOMP_REAL_ENSURE(real_end, GOMP_critical_end);
   unsigned n = reported_depth;
   if (n && reported[n - 1] == name) {
     reported_depth = n - 1;

@@ -66,6 +66,23 @@ static inline void (*bridge_gomp_checked(const char *name,
 }
 #define GOMP_REAL_CHECKED(name)                                                \
   bridge_gomp_checked(#name, (void (*)(void))GOMP_REAL(name))
+/* A static variable var of type T holding libgomp's entry name, set at
+ * load time when libgomp (a dependency loaded first) is there, so that the
+ * entries' fast paths find it set; otherwise the slow paths look it up
+ * themselves, GOMP_REAL_ENSURE. */
+#define GOMP_REAL_VAR(T, var, name)                                            \
+  GOMP_REAL_DECL(name);                                                        \
+  static T var;                                                                \
+  __attribute__((constructor)) static void var##_at_load(void) {               \
+    var = (T)GOMP_REAL(name);                                                  \
+  }
+/* libgomp's entry name into var, the first time a slow path needs it (the
+ * load-time lookup found none yet). */
+#define GOMP_REAL_ENSURE(var, name)                                            \
+  do {                                                                         \
+    if (!(var))                                                                \
+      (var) = (__typeof__(var))GOMP_REAL_CHECKED(name);                        \
+  } while (0)
 
 /* An entry whose path without a tool is a compare and a jump into
  * libgomp's with the registers and the stack as the program left them

@@ -28,14 +28,8 @@
 #include "bridge_internal.h"
 
 typedef void (*gomp_ordered_t)(void);
-static gomp_ordered_t real_start, real_end;
-GOMP_REAL_DECL(GOMP_ordered_start);
-GOMP_REAL_DECL(GOMP_ordered_end);
-
-__attribute__((constructor)) static void gomp_ordered_setup(void) {
-  real_start = (gomp_ordered_t)GOMP_REAL(GOMP_ordered_start);
-  real_end = (gomp_ordered_t)GOMP_REAL(GOMP_ordered_end);
-}
+GOMP_REAL_VAR(gomp_ordered_t, real_start, GOMP_ordered_start)
+GOMP_REAL_VAR(gomp_ordered_t, real_end, GOMP_ordered_end)
 
 /* The thread's open ordered regions entered with a tool active: the wait
  * id of each reported one, 0 for the others. */
@@ -56,8 +50,7 @@ static int reporting(void) {
 
 static __attribute__((noinline)) void start_slow(const void *codeptr,
                                                  void *frame) {
-  if (!real_start)
-    real_start = (gomp_ordered_t)GOMP_REAL_CHECKED(GOMP_ordered_start);
+  GOMP_REAL_ENSURE(real_start, GOMP_ordered_start);
   ompt_wait_id_t wait_id = 0;
   if (reporting()) {
     wait_id = (ompt_wait_id_t)(uintptr_t)codeptr;
@@ -77,8 +70,7 @@ GOMP_VOID_ENTRY(GOMP_ordered_start, real_start, start_slow)
 
 static __attribute__((noinline)) void end_slow(const void *codeptr,
                                                void *frame) {
-  if (!real_end)
-    real_end = (gomp_ordered_t)GOMP_REAL_CHECKED(GOMP_ordered_end);
+  GOMP_REAL_ENSURE(real_end, GOMP_ordered_end);
   if (open_depth) { /* else its start came before the tool */
     open_depth--;
     ompt_wait_id_t wait_id =

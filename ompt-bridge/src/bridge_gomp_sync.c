@@ -124,8 +124,7 @@ static inline bool in_reported_barrier(const bridge_thread_t *t) {
 
 /* The calling thread, if the barrier it enters is to be reported. */
 static bridge_thread_t *reporting_thread(void) {
-  if (!bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_sync_region) &&
-      !bridge_wants(BRIDGE_B_SYNC_EE, ompt_callback_sync_region_wait))
+  if (!bridge_wants_sync(BRIDGE_B_SYNC_EE))
     return NULL;
   bridge_thread_t *t = bridge_thread_peek();
   if (!t)
@@ -190,9 +189,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_barrier)(void) {
 
 static __attribute__((noinline)) bool barrier_cancel_slow(const void *codeptr,
                                                           void *frame) {
-  if (!real_barrier_cancel)
-    real_barrier_cancel =
-        (gomp_barrier_cancel_t)GOMP_REAL_CHECKED(GOMP_barrier_cancel);
+  GOMP_REAL_ENSURE(real_barrier_cancel, GOMP_barrier_cancel);
   bool cancelled;
   if (!reporting_thread_internal()) {
     cancelled = real_barrier_cancel();
@@ -220,9 +217,7 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_barrier_cancel)(void) {
 
 static __attribute__((noinline)) void *copy_start_slow(const void *codeptr,
                                                        void *frame) {
-  if (!real_copy_start)
-    real_copy_start =
-        (gomp_copy_start_t)GOMP_REAL_CHECKED(GOMP_single_copy_start);
+  GOMP_REAL_ENSURE(real_copy_start, GOMP_single_copy_start);
   copyprivate_open++;
   bridge_thread_t *t = reporting_thread();
   if (!t)
@@ -249,8 +244,7 @@ GOMP_EXPORT void *GOMP_ENTRY(GOMP_single_copy_start)(void) {
 
 static __attribute__((noinline)) void
 copy_end_slow(void *data, const void *codeptr, void *frame) {
-  if (!real_copy_end)
-    real_copy_end = (gomp_copy_end_t)GOMP_REAL_CHECKED(GOMP_single_copy_end);
+  GOMP_REAL_ENSURE(real_copy_end, GOMP_single_copy_end);
   if (!reporting_thread()) {
     real_copy_end(data);
     return;
@@ -298,8 +292,7 @@ void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame) {
 #define WS_END(name, real_var)                                                 \
   static __attribute__((noinline)) void name##_slow(const void *codeptr,       \
                                                     void *frame) {             \
-    if (!real_var)                                                             \
-      real_var = (gomp_barrier_t)GOMP_REAL_CHECKED(name);                      \
+    GOMP_REAL_ENSURE(real_var, name);                                          \
     bridge_gomp_work_close(codeptr, frame);                                    \
     int reported = bridge_gomp_ws_barrier_begin(codeptr, frame);               \
     real_var();                                                                \
@@ -325,8 +318,7 @@ static __attribute__((noinline)) void taskwait_slow(const void *codeptr,
   bridge_task_t *cur = t ? t->cur : NULL;
   if (!cur || cur == t->pending ||
       bridge_get_state(t, NULL) == ompt_state_wait_taskwait ||
-      (!bridge_wants(BRIDGE_B_TASK_EE, ompt_callback_sync_region) &&
-       !bridge_wants(BRIDGE_B_TASK_EE, ompt_callback_sync_region_wait))) {
+      !bridge_wants_sync(BRIDGE_B_TASK_EE)) {
     bridge_gomp_taskwait();
     return;
   }

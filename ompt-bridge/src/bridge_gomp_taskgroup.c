@@ -27,21 +27,12 @@
 #include "bridge_internal.h"
 
 typedef void (*gomp_taskgroup_t)(void);
-static gomp_taskgroup_t real_start, real_end;
-GOMP_REAL_DECL(GOMP_taskgroup_start);
-GOMP_REAL_DECL(GOMP_taskgroup_end);
-
-/* At load time, when libgomp (a dependency loaded first) is there, so that
- * the fast paths find the entries set; lazily otherwise. */
-__attribute__((constructor)) static void gomp_taskgroup_setup(void) {
-  real_start = (gomp_taskgroup_t)GOMP_REAL(GOMP_taskgroup_start);
-  real_end = (gomp_taskgroup_t)GOMP_REAL(GOMP_taskgroup_end);
-}
+GOMP_REAL_VAR(gomp_taskgroup_t, real_start, GOMP_taskgroup_start)
+GOMP_REAL_VAR(gomp_taskgroup_t, real_end, GOMP_taskgroup_end)
 
 static __attribute__((noinline)) void start_slow(const void *codeptr,
                                                  void *frame) {
-  if (!real_start)
-    real_start = (gomp_taskgroup_t)GOMP_REAL_CHECKED(GOMP_taskgroup_start);
+  GOMP_REAL_ENSURE(real_start, GOMP_taskgroup_start);
   bridge_thread_t *t = bridge_thread_peek();
   if (t && t->cur) {
     bridge_scope_t *tg = bridge_innermost_taskgroup(t);
@@ -61,8 +52,7 @@ GOMP_VOID_ENTRY(GOMP_taskgroup_start, real_start, start_slow)
 
 static __attribute__((noinline)) void end_slow(const void *codeptr,
                                                void *frame) {
-  if (!real_end)
-    real_end = (gomp_taskgroup_t)GOMP_REAL_CHECKED(GOMP_taskgroup_end);
+  GOMP_REAL_ENSURE(real_end, GOMP_taskgroup_end);
   bridge_thread_t *t = bridge_thread_peek();
   bridge_scope_t *tg = t && t->cur ? bridge_innermost_taskgroup(t) : NULL;
   int opaque = tg && (tg->seq & BRIDGE_TG_OPAQUE);

@@ -33,10 +33,8 @@
 typedef void (*gomp_teams_reg_t)(void (*)(void *), void *, unsigned, unsigned,
                                  unsigned);
 typedef bool (*gomp_teams4_t)(unsigned, unsigned, unsigned, bool);
-static gomp_teams_reg_t real_teams_reg;
-static gomp_teams4_t real_teams4;
-GOMP_REAL_DECL(GOMP_teams_reg);
-GOMP_REAL_DECL(GOMP_teams4);
+GOMP_REAL_VAR(gomp_teams_reg_t, real_teams_reg, GOMP_teams_reg)
+GOMP_REAL_VAR(gomp_teams4_t, real_teams4, GOMP_teams4)
 
 __thread unsigned char bridge_teams_announced
     __attribute__((tls_model("initial-exec")));
@@ -63,8 +61,7 @@ static __attribute__((noinline)) void
 teams_reg_slow(void (*fn)(void *), void *data, unsigned num_teams,
                unsigned thread_limit, unsigned flags, const void *codeptr,
                void *frame) {
-  if (!real_teams_reg)
-    real_teams_reg = (gomp_teams_reg_t)GOMP_REAL_CHECKED(GOMP_teams_reg);
+  GOMP_REAL_ENSURE(real_teams_reg, GOMP_teams_reg);
   if (bridge_teams_announced || !bridge_active) {
     bridge_teams_announced = 0; /* an instrumented construct's */
     real_teams_reg(fn, data, num_teams, thread_limit, flags);
@@ -97,8 +94,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_teams_reg)(void (*fn)(void *), void *data,
 static __attribute__((noinline)) bool
 teams4_slow(unsigned low, unsigned high, unsigned thread_limit, bool first,
             const void *codeptr, void *frame) {
-  if (!real_teams4)
-    real_teams4 = (gomp_teams4_t)GOMP_REAL_CHECKED(GOMP_teams4);
+  GOMP_REAL_ENSURE(real_teams4, GOMP_teams4);
   bridge_thread_t *t = bridge_thread_peek();
   if (!first) {
     int open = t && t->league_open;
@@ -144,10 +140,4 @@ GOMP_EXPORT bool GOMP_ENTRY(GOMP_teams4)(unsigned low, unsigned high,
                        gomp_codeptr(__builtin_return_address(0)),
                        BRIDGE_FRAME());
   return real(low, high, thread_limit, first);
-}
-
-/* At load time, when libgomp (a dependency loaded first) is there. */
-__attribute__((constructor)) static void gomp_teams_setup(void) {
-  real_teams_reg = (gomp_teams_reg_t)GOMP_REAL(GOMP_teams_reg);
-  real_teams4 = (gomp_teams4_t)GOMP_REAL(GOMP_teams4);
 }

@@ -250,8 +250,7 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
   GOMP_REAL_DECL(name);                                                        \
   static __attribute__((noinline)) bool name##_slow(                           \
       EXPAND params, const void *codeptr, void *frame) {                       \
-    if (!real_##name)                                                          \
-      real_##name = (name##_t)GOMP_REAL_CHECKED(name);                         \
+    GOMP_REAL_ENSURE(real_##name, name);                                       \
     unsigned d0 = opened_depth;                                                \
     if (bridge_active && !instrumented_start() && !bridge_loop_wrapping &&     \
         work_opening())                                                        \
@@ -314,8 +313,7 @@ static uint64_t count_ull(bool up, ull s, ull e, ull i) {
   GOMP_REAL_DECL(name);                                                        \
   static                                                                       \
       __attribute__((noinline)) bool name##_slow(T *is, T *ie, void *frame) {  \
-    if (!real_##name)                                                          \
-      real_##name = (name##_t)GOMP_REAL_CHECKED(name);                         \
+    GOMP_REAL_ENSURE(real_##name, name);                                       \
     bool got = real_##name(is, ie);                                            \
     if (got && opened_depth)                                                   \
       chunks_next(is, (uint64_t)*is, (uint64_t)*ie, frame);                    \
@@ -345,12 +343,10 @@ GOMP_REAL_DECL(GOMP_sections2_start);
 static __attribute__((noinline)) unsigned
 sections_slow(unsigned count, uptr *red, void **mem, int two,
               const void *codeptr, void *frame) {
-  if (!two && !real_sections_start)
-    real_sections_start =
-        (sections_start_t)GOMP_REAL_CHECKED(GOMP_sections_start);
-  if (two && !real_sections2_start)
-    real_sections2_start =
-        (sections2_start_t)GOMP_REAL_CHECKED(GOMP_sections2_start);
+  if (two)
+    GOMP_REAL_ENSURE(real_sections2_start, GOMP_sections2_start);
+  else
+    GOMP_REAL_ENSURE(real_sections_start, GOMP_sections_start);
   if (bridge_active && !instrumented_start() && work_opening())
     work_open(ompt_work_sections, BRIDGE_B_WORKSHARE_EE, count, codeptr, frame);
   return two ? real_sections2_start(count, red, mem)
@@ -387,8 +383,7 @@ typedef void (*gomp_end_t)(void);
   GOMP_REAL_DECL(name);                                                        \
   static __attribute__((noinline)) void name##_slow(const void *codeptr,       \
                                                     void *frame) {             \
-    if (!real_##name)                                                          \
-      real_##name = (gomp_end_t)GOMP_REAL_CHECKED(name);                       \
+    GOMP_REAL_ENSURE(real_##name, name);                                       \
     bridge_gomp_work_close(codeptr, frame);                                    \
     real_##name();                                                             \
   }                                                                            \

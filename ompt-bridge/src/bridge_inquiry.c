@@ -330,10 +330,10 @@ static __attribute__((noinline)) uint64_t unique_id_first(void) {
   if (t >= ID_THREADS) /* prefixes used up: the shared counter */
     return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
   uint64_t base = t << ID_THREAD_SHIFT;
-  /* Set unless a signal handler's call on this thread came first. */
+  /* Set unless a signal handler's call on this thread came first (its
+   * prefix then stays, this one goes unused). */
   uint64_t none = 0;
-  if (!atomic_compare_exchange_strong(&thread_id_next, &none, base + 1))
-    return atomic_fetch_add_explicit(&thread_id_next, 1, memory_order_relaxed);
+  atomic_compare_exchange_strong(&thread_id_next, &none, base + 1);
   return atomic_fetch_add_explicit(&thread_id_next, 1, memory_order_relaxed);
 }
 

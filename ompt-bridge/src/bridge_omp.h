@@ -83,7 +83,7 @@ void (*bridge_omp_late(const char *name))(void);
 BRIDGE_OMP_ROUTINES(BRIDGE_OMP_DECLARE)
 #undef BRIDGE_OMP_DECLARE
 
-/* ret, name, parameters, arguments, mutex kind: the lock routines.  The
+/* ret, name, parameter types: the lock routines.  The
  * shared library defines them itself (bridge_omp_lock.c), so that a tool
  * sees the locks of code pomp-cc did not compile; libpompt's own calls
  * (the wrappers of instrumented call sites, which report their calls
@@ -92,22 +92,21 @@ BRIDGE_OMP_ROUTINES(BRIDGE_OMP_DECLARE)
  * (the runtime loaded late, bridge_gomp_late; none), bridge_omp_lock_find.
  * The static library defines none of them. */
 #define BRIDGE_OMP_LOCKS(X)                                                    \
-  X(void, omp_init_lock, (void *l), (l), ompt_mutex_lock)                      \
-  X(void, omp_init_lock_with_hint, (void *l, int h), (l, h), ompt_mutex_lock)  \
-  X(void, omp_destroy_lock, (void *l), (l), ompt_mutex_lock)                   \
-  X(void, omp_set_lock, (void *l), (l), ompt_mutex_lock)                       \
-  X(void, omp_unset_lock, (void *l), (l), ompt_mutex_lock)                     \
-  X(int, omp_test_lock, (void *l), (l), ompt_mutex_test_lock)                  \
-  X(void, omp_init_nest_lock, (void *l), (l), ompt_mutex_nest_lock)            \
-  X(void, omp_init_nest_lock_with_hint, (void *l, int h), (l, h),              \
-    ompt_mutex_nest_lock)                                                      \
-  X(void, omp_destroy_nest_lock, (void *l), (l), ompt_mutex_nest_lock)         \
-  X(void, omp_set_nest_lock, (void *l), (l), ompt_mutex_nest_lock)             \
-  X(void, omp_unset_nest_lock, (void *l), (l), ompt_mutex_nest_lock)           \
-  X(int, omp_test_nest_lock, (void *l), (l), ompt_mutex_test_nest_lock)
+  X(void, omp_init_lock, (void *))                                             \
+  X(void, omp_init_lock_with_hint, (void *, int))                              \
+  X(void, omp_destroy_lock, (void *))                                          \
+  X(void, omp_set_lock, (void *))                                              \
+  X(void, omp_unset_lock, (void *))                                            \
+  X(int, omp_test_lock, (void *))                                              \
+  X(void, omp_init_nest_lock, (void *))                                        \
+  X(void, omp_init_nest_lock_with_hint, (void *, int))                         \
+  X(void, omp_destroy_nest_lock, (void *))                                     \
+  X(void, omp_set_nest_lock, (void *))                                         \
+  X(void, omp_unset_nest_lock, (void *))                                       \
+  X(int, omp_test_nest_lock, (void *))
 
 #ifndef POMPT_STATIC_LIB
-#define BRIDGE_OMP_LOCK_SLOT(ret, name, params, args, kind)                    \
+#define BRIDGE_OMP_LOCK_SLOT(ret, name, params)                                \
   extern ret(*bridge_real_##name) params __attribute__((visibility("hidde"     \
                                                                    "n")));
 BRIDGE_OMP_LOCKS(BRIDGE_OMP_LOCK_SLOT)

@@ -51,7 +51,7 @@
 #undef omp_unset_nest_lock
 #undef omp_test_nest_lock
 
-#define SLOT(ret, name, params, args, kind) ret(*bridge_real_##name) params;
+#define SLOT(ret, name, params) ret(*bridge_real_##name) params;
 BRIDGE_OMP_LOCKS(SLOT)
 
 /* libgomp's Fortran routines (gfortran's calls: the lock is the address of
@@ -59,43 +59,51 @@ BRIDGE_OMP_LOCKS(SLOT)
  * libpompt calls none of them itself.  They call libgomp's C routines
  * inside libgomp, past the definitions above. */
 #define FORTRAN_LOCKS(X)                                                       \
-  X(void, omp_init_lock_, (void *l), (l), ompt_mutex_lock)                     \
-  X(void, omp_destroy_lock_, (void *l), (l), ompt_mutex_lock)                  \
-  X(void, omp_set_lock_, (void *l), (l), ompt_mutex_lock)                      \
-  X(void, omp_unset_lock_, (void *l), (l), ompt_mutex_lock)                    \
-  X(int, omp_test_lock_, (void *l), (l), ompt_mutex_test_lock)                 \
-  X(void, omp_init_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)           \
-  X(void, omp_destroy_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)        \
-  X(void, omp_set_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)            \
-  X(void, omp_unset_nest_lock_, (void *l), (l), ompt_mutex_nest_lock)          \
-  X(int, omp_test_nest_lock_, (void *l), (l), ompt_mutex_test_nest_lock)
-#define STATIC_SLOT(ret, name, params, args, kind)                             \
-  static ret(*bridge_real_##name) params;
+  X(void, omp_init_lock_, (void *))                                            \
+  X(void, omp_destroy_lock_, (void *))                                         \
+  X(void, omp_set_lock_, (void *))                                             \
+  X(void, omp_unset_lock_, (void *))                                           \
+  X(int, omp_test_lock_, (void *))                                             \
+  X(void, omp_init_nest_lock_, (void *))                                       \
+  X(void, omp_destroy_nest_lock_, (void *))                                    \
+  X(void, omp_set_nest_lock_, (void *))                                        \
+  X(void, omp_unset_nest_lock_, (void *))                                      \
+  X(int, omp_test_nest_lock_, (void *))
+#define STATIC_SLOT(ret, name, params) static ret(*bridge_real_##name) params;
 FORTRAN_LOCKS(STATIC_SLOT)
 
 static const struct {
   const char *name;
   void (**slot)(void);
 } slots[] = {
-#define SLOT_ROW(ret, name, params, args, kind)                                \
+#define SLOT_ROW(ret, name, params)                                            \
   {#name, (void (**)(void)) & bridge_real_##name},
     BRIDGE_OMP_LOCKS(SLOT_ROW) FORTRAN_LOCKS(SLOT_ROW)};
 
-/* The runtime's routine name when its slot is still NULL: a runtime loaded
- * since the slots were filled.  Not stored: the slots are read without
- * synchronisation, and this path is taken only in that rare case. */
-void (*bridge_omp_lock_find(const char *name))(void) {
+static void (*lookup(const char *name))(void) {
   void *p = bridge_gomp_real(name);
   void (*fn)(void);
   memcpy(&fn, &p, sizeof fn); /* an object pointer to a function's */
   return fn ? fn : bridge_omp_late(name);
 }
 
+/* The runtime's routine name when its slot is still NULL: a runtime loaded
+ * since the slots were filled (bridge_gomp_late), kept in the slot once
+ * found, as libgomp's entries are (GOMP_REAL_ENSURE); NULL with no
+ * runtime. */
+void (*bridge_omp_lock_find(const char *name))(void) {
+  void (*fn)(void) = lookup(name);
+  for (size_t i = 0; fn && i < sizeof slots / sizeof slots[0]; i++)
+    if (!strcmp(slots[i].name, name)) {
+      *slots[i].slot = fn;
+      break;
+    }
+  return fn;
+}
+
 __attribute__((constructor)) static void omp_lock_setup(void) {
-  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
-    void *p = bridge_gomp_real(slots[i].name);
-    memcpy(slots[i].slot, &p, sizeof p);
-  }
+  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+    *slots[i].slot = lookup(slots[i].name);
 }
 
 /* Whether this call of a lock routine is to be reported: a tool is active
@@ -155,16 +163,32 @@ static __attribute__((noinline)) void destroy_slow(ompt_mutex_t kind,
     real(l);
 }
 
-static __attribute__((noinline)) void set_slow(ompt_mutex_t kind, lock_fn real,
-                                               void *l, const void *codeptr,
-                                               void *frame) {
+/* set and test: mutex_acquire before the routine, mutex_acquired (or
+ * nest_lock) after it when the lock was taken: a set always takes it, a
+ * test's result says (for a nest lock, the new nesting count).  One of set
+ * and test is the routine, NULL with no runtime: a lock that never blocks. */
+static __attribute__((noinline)) int acquire_slow(ompt_mutex_t kind,
+                                                  lock_fn set, test_fn test,
+                                                  void *l, const void *codeptr,
+                                                  void *frame) {
   int reported = reporting(l, 1);
   if (reported)
     bridge_lock_acquire(kind, l, codeptr, frame);
-  if (real)
-    real(l);
+  int got = 1;
+  if (test)
+    got = test(l);
+  else if (set)
+    set(l);
   if (reported)
-    bridge_lock_acquired(kind, l, 1, 0, codeptr, frame);
+    bridge_lock_acquired(kind, l, got != 0,
+                         kind == ompt_mutex_test_nest_lock ? got : 0, codeptr,
+                         frame);
+  return got;
+}
+
+static void set_slow(ompt_mutex_t kind, lock_fn real, void *l,
+                     const void *codeptr, void *frame) {
+  (void)acquire_slow(kind, real, NULL, l, codeptr, frame);
 }
 
 /* The release is reported while the thread still owns the lock. */
@@ -176,22 +200,6 @@ static __attribute__((noinline)) void unset_slow(ompt_mutex_t kind,
     bridge_lock_release(kind, l, codeptr, frame);
   if (real)
     real(l);
-}
-
-/* test: the attempt always, acquired only when the lock was taken; for a
- * nest lock the result is the new nesting count. */
-static __attribute__((noinline)) int test_slow(ompt_mutex_t kind, test_fn real,
-                                               void *l, const void *codeptr,
-                                               void *frame) {
-  int reported = reporting(l, 1);
-  if (reported)
-    bridge_lock_acquire(kind, l, codeptr, frame);
-  int got = real ? real(l) : 1;
-  if (reported)
-    bridge_lock_acquired(kind, l, got != 0,
-                         kind == ompt_mutex_test_nest_lock ? got : 0, codeptr,
-                         frame);
-  return got;
 }
 
 /* A routine: without a tool and with the runtime's routine known, a tail
@@ -210,9 +218,9 @@ static __attribute__((noinline)) int test_slow(ompt_mutex_t kind, test_fn real,
   GOMP_EXPORT int name(void *l) {                                              \
     test_fn real = bridge_real_##name;                                         \
     if (__builtin_expect(bridge_active || !real, 0))                           \
-      return test_slow(kind, REAL(name), l,                                    \
-                       gomp_codeptr(__builtin_return_address(0)),              \
-                       BRIDGE_FRAME());                                        \
+      return acquire_slow(kind, NULL, REAL(name), l,                           \
+                          gomp_codeptr(__builtin_return_address(0)),           \
+                          BRIDGE_FRAME());                                     \
     return real(l);                                                            \
   }
 #define HINT_ROUTINE(name, plain, kind)                                        \

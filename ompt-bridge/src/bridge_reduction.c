@@ -63,9 +63,8 @@ typedef void (*gomp_atomic_t)(void);
     real_();                                                                   \
   }
 
-static gomp_atomic_t real_atomic_start, real_atomic_end;
-GOMP_REAL_DECL(GOMP_atomic_start);
-GOMP_REAL_DECL(GOMP_atomic_end);
+GOMP_REAL_VAR(gomp_atomic_t, real_atomic_start, GOMP_atomic_start)
+GOMP_REAL_VAR(gomp_atomic_t, real_atomic_end, GOMP_atomic_end)
 
 __thread bridge_combining_t bridge_combining
     __attribute__((tls_model("initial-exec")));
@@ -127,8 +126,7 @@ static bool reduction_here(const bridge_thread_t *t) {
 
 static __attribute__((noinline)) void atomic_start_slow(const void *codeptr,
                                                         void *frame) {
-  if (!real_atomic_start)
-    real_atomic_start = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_start);
+  GOMP_REAL_ENSURE(real_atomic_start, GOMP_atomic_start);
   if (bridge_in_atomic)
     bridge_atomic_locking(); /* the construct's kind is found here */
   bridge_thread_t *t = bridge_thread_peek();
@@ -162,8 +160,7 @@ ENTRY_VOID(GOMP_atomic_start, real_atomic_start,
  * the outlined function's tail call, whose return address is then the
  * runtime's. */
 static __attribute__((noinline)) void atomic_end_slow(void *frame) {
-  if (!real_atomic_end)
-    real_atomic_end = (gomp_atomic_t)GOMP_REAL_CHECKED(GOMP_atomic_end);
+  GOMP_REAL_ENSURE(real_atomic_end, GOMP_atomic_end);
   const void *held = opaque_atomic_held;
   if (held) { /* released while the thread still holds it */
     opaque_atomic_held = NULL;
@@ -190,26 +187,14 @@ ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow(BRIDGE_FRAME()))
  * (BRIDGE_TG_REDUCING). */
 
 typedef void (*gomp_tg_red_t)(uintptr_t *);
-static gomp_tg_red_t real_tg_register, real_tg_unregister;
-GOMP_REAL_DECL(GOMP_taskgroup_reduction_register);
-GOMP_REAL_DECL(GOMP_taskgroup_reduction_unregister);
-
-/* libgomp's entries, looked up at load time (the interposers look them up
- * themselves when they come first). */
-__attribute__((constructor)) static void gomp_reduction_setup(void) {
-  real_atomic_start = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_start);
-  real_atomic_end = (gomp_atomic_t)GOMP_REAL(GOMP_atomic_end);
-  real_tg_register =
-      (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_register);
-  real_tg_unregister =
-      (gomp_tg_red_t)GOMP_REAL(GOMP_taskgroup_reduction_unregister);
-}
+GOMP_REAL_VAR(gomp_tg_red_t, real_tg_register,
+              GOMP_taskgroup_reduction_register)
+GOMP_REAL_VAR(gomp_tg_red_t, real_tg_unregister,
+              GOMP_taskgroup_reduction_unregister)
 
 GOMP_EXPORT void
 GOMP_ENTRY(GOMP_taskgroup_reduction_register)(uintptr_t *data) {
-  if (!real_tg_register)
-    real_tg_register =
-        (gomp_tg_red_t)GOMP_REAL_CHECKED(GOMP_taskgroup_reduction_register);
+  GOMP_REAL_ENSURE(real_tg_register, GOMP_taskgroup_reduction_register);
   real_tg_register(data);
   bridge_thread_t *t = bridge_active ? bridge_thread_peek() : NULL;
   bridge_scope_t *tg = t ? bridge_innermost_taskgroup(t) : NULL;
@@ -237,9 +222,7 @@ void bridge_task_reduction_begin(const void *codeptr) {
 
 GOMP_EXPORT void
 GOMP_ENTRY(GOMP_taskgroup_reduction_unregister)(uintptr_t *data) {
-  if (!real_tg_unregister)
-    real_tg_unregister =
-        (gomp_tg_red_t)GOMP_REAL_CHECKED(GOMP_taskgroup_reduction_unregister);
+  GOMP_REAL_ENSURE(real_tg_unregister, GOMP_taskgroup_reduction_unregister);
   bridge_thread_t *t = bridge_combining.open == BRIDGE_COMBINING_TASKS
                            ? bridge_thread_peek()
                            : NULL;

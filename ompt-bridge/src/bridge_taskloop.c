@@ -515,8 +515,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop)(
     void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
     long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
     int priority, long start, long end, long step) {
-  if (!real_taskloop)
-    real_taskloop = (gomp_taskloop_t)GOMP_REAL_CHECKED(GOMP_taskloop);
+  GOMP_REAL_ENSURE(real_taskloop, GOMP_taskloop);
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
   int empty = step > 0 ? start >= end : start <= end;
@@ -556,9 +555,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_taskloop_ull)(
     long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
     int priority, unsigned long long start, unsigned long long end,
     unsigned long long step) {
-  if (!real_taskloop_ull)
-    real_taskloop_ull =
-        (gomp_taskloop_ull_t)GOMP_REAL_CHECKED(GOMP_taskloop_ull);
+  GOMP_REAL_ENSURE(real_taskloop_ull, GOMP_taskloop_ull);
   const void *codeptr = take_arm();
   tl_construct_t *w = take_construct();
   int up = (flags & GOMP_TASK_FLAG_UP) != 0;
