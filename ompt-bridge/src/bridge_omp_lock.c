@@ -153,14 +153,26 @@ init_hint_slow(ompt_mutex_t kind, void (*real)(void *, int), lock_fn plain,
     bridge_lock_init(kind, (unsigned)hint, l, codeptr, frame);
 }
 
-static __attribute__((noinline)) void destroy_slow(ompt_mutex_t kind,
-                                                   lock_fn real, void *l,
-                                                   const void *codeptr,
-                                                   void *frame) {
+/* destroy and unset: reported before the routine, while the lock exists
+ * and (unset) the thread still owns it. */
+static __attribute__((noinline)) void
+report_then(void (*report)(ompt_mutex_t, const void *, const void *, void *),
+            ompt_mutex_t kind, lock_fn real, void *l, const void *codeptr,
+            void *frame) {
   if (reporting(l, 0))
-    bridge_lock_destroy(kind, l, codeptr, frame);
+    report(kind, l, codeptr, frame);
   if (real)
     real(l);
+}
+
+static void destroy_slow(ompt_mutex_t kind, lock_fn real, void *l,
+                         const void *codeptr, void *frame) {
+  report_then(bridge_lock_destroy, kind, real, l, codeptr, frame);
+}
+
+static void unset_slow(ompt_mutex_t kind, lock_fn real, void *l,
+                       const void *codeptr, void *frame) {
+  report_then(bridge_lock_release, kind, real, l, codeptr, frame);
 }
 
 /* set and test: mutex_acquire before the routine, mutex_acquired (or
@@ -189,17 +201,6 @@ static __attribute__((noinline)) int acquire_slow(ompt_mutex_t kind,
 static void set_slow(ompt_mutex_t kind, lock_fn real, void *l,
                      const void *codeptr, void *frame) {
   (void)acquire_slow(kind, real, NULL, l, codeptr, frame);
-}
-
-/* The release is reported while the thread still owns the lock. */
-static __attribute__((noinline)) void unset_slow(ompt_mutex_t kind,
-                                                 lock_fn real, void *l,
-                                                 const void *codeptr,
-                                                 void *frame) {
-  if (reporting(l, 0))
-    bridge_lock_release(kind, l, codeptr, frame);
-  if (real)
-    real(l);
 }
 
 /* A routine: without a tool and with the runtime's routine known, a tail
