@@ -53,6 +53,42 @@ def missing_symbols(prog, symbols):
     return [s for s in symbols if s not in have]
 
 
+def program_output(text):
+    return "\n".join(l for l in text.splitlines()
+                     if not l.startswith(("Archer", "Registered callback",
+                                          "Warning:"))).strip()
+
+
+def judge(p, ref, expect, race_line):
+    """What is wrong with run p (a list; any entry fails the test at once),
+    and, for an expected race, why this run did not show it (or None)."""
+    bad = []
+    if "Archer detected OpenMP application with TSan" not in p.stdout:
+        bad.append("Archer did not attach (no 'Archer detected ... with TSan')")
+    if re.search(r"ThreadSanitizer: (SEGV|BUS|FPE|ILL|ABRT)|DEADLYSIGNAL",
+                 p.stderr):
+        bad.append("the program crashed under Archer")
+    if p.returncode not in (0, 66):
+        bad.append(f"exit status {p.returncode}")
+    races = len(re.findall(r"WARNING: ThreadSanitizer: data race", p.stderr))
+    other = len(re.findall(r"WARNING: ThreadSanitizer: (?!data race)",
+                           p.stderr))
+    if ref.returncode != 0:
+        bad.append(f"the program fails without a tool ({ref.returncode})")
+    elif program_output(p.stdout) != program_output(ref.stdout):
+        bad.append("the program prints something else under Archer")
+    if expect == "none":
+        if races or other:
+            bad.append(f"{races} data race report(s) and {other} other "
+                       "report(s) on a race-free program")
+        return bad, None
+    if not races:
+        return bad, "the data race was not reported"
+    if race_line and race_line not in p.stderr:
+        return bad, f"no report names {race_line}"
+    return bad, None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--archer")
@@ -62,6 +98,7 @@ def main():
     ap.add_argument("--race-marker", default="/* RACE */")
     ap.add_argument("--needs-symbol", action="append", default=[])
     ap.add_argument("--on-library-path", action="store_true")
+    ap.add_argument("--attempts", type=int, default=3)
     ap.add_argument("--skip")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -119,40 +156,21 @@ def main():
             [d for d in [env.get("LD_LIBRARY_PATH")] if d])
     else:
         env["OMP_TOOL_LIBRARIES"] = a.archer
-    p = run(cmd, env)
-    sys.stdout.write(p.stdout)
-    sys.stdout.write(p.stderr)
-    bad = []
-    if "Archer detected OpenMP application with TSan" not in p.stdout:
-        bad.append("Archer did not attach (no 'Archer detected ... with TSan')")
-    if re.search(r"ThreadSanitizer: (SEGV|BUS|FPE|ILL|ABRT)|DEADLYSIGNAL",
-                 p.stderr):
-        bad.append("the program crashed under Archer")
-    if p.returncode not in (0, 66):
-        bad.append(f"exit status {p.returncode}")
-    races = len(re.findall(r"WARNING: ThreadSanitizer: data race", p.stderr))
-    other = len(re.findall(r"WARNING: ThreadSanitizer: (?!data race)",
-                           p.stderr))
-    def program_output(text):
-        return "\n".join(l for l in text.splitlines()
-                         if not l.startswith(("Archer", "Registered callback",
-                                              "Warning:"))).strip()
-    if ref.returncode != 0:
-        bad.append(f"the program fails without a tool ({ref.returncode})")
-    elif program_output(p.stdout) != program_output(ref.stdout):
-        bad.append("the program prints something else under Archer")
-    if a.expect == "none":
-        if races or other:
-            bad.append(f"{races} data race report(s) and {other} other "
-                       "report(s) on a race-free program")
+    attempts = max(1, a.attempts) if a.expect == "race" else 1
+    for attempt in range(1, attempts + 1):
+        p = run(cmd, env)
+        sys.stdout.write(p.stdout)
+        sys.stdout.write(p.stderr)
+        bad, missed = judge(p, ref, a.expect, race_line)
+        if bad:
+            for b in bad:
+                print(f"FAIL: {b}")
+            return 1
+        if not missed:
+            break
+        print(f"run {attempt} of {attempts}: {missed}")
     else:
-        if not races:
-            bad.append("the data race was not reported")
-        elif race_line and race_line not in p.stderr:
-            bad.append(f"no report names {race_line}")
-    if bad:
-        for b in bad:
-            print(f"FAIL: {b}")
+        print(f"FAIL: {missed} in {attempts} runs")
         return 1
     print(f"ok: {'race reported' if a.expect == 'race' else 'no report'} "
           f"with {a.threads} threads")
