@@ -259,6 +259,9 @@ void (*bridge_gomp_late(const char *entry))(void) {
  * work. */
 
 typedef struct entry_region {
+  /* GOMP_parallel_reductions reads the first word of the block it is
+   * given: the program's pointer to its task reductions, mirrored here. */
+  void *reductions;
   void (*fn)(void *);
   void *data;
   POMP_Team_t team;
@@ -464,11 +467,28 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
                                                           unsigned num_threads,
                                                           unsigned flags) {
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && t->fork_pending)
+  void *frame = BRIDGE_FRAME();
+  const void *caller = __builtin_return_address(0);
+  if (t && t->fork_pending) {
+    /* An instrumented construct's region: its events report it (the team
+     * record cannot stand for the block, whose first word libgomp reads). */
     bridge_fork_deliver(t);
+  } else if (bridge_active) {
+    GOMP_REAL_ENSURE(real_parallel_reductions, GOMP_parallel_reductions);
+    entry_region_t lr;
+    if (entry_region_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
+      /* libgomp takes the task reductions from the block's first word (GCC
+       * puts its pointer to them there) and passes the block on untouched
+       * to the region's function: the wrapper starts with that word. */
+      lr.reductions = *(void **)data;
+      unsigned n =
+          real_parallel_reductions(entry_region_run, &lr, num_threads, flags);
+      bridge_parallel_exit(&lr.team, lr.codeptr, frame);
+      __asm__ __volatile__(""); /* frame passed: no tail call */
+      return n;
+    }
+  }
   GOMP_REAL_ENSURE(real_parallel_reductions, GOMP_parallel_reductions);
-  /* Not a leaf region: libgomp reads the task reductions from the
-   * program's data block, which therefore cannot be wrapped. */
   return real_parallel_reductions(fn, data, num_threads, flags);
 }
 

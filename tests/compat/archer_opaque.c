@@ -8,7 +8,8 @@
  * after it; tasks write what their creator reads after a taskwait and
  * after a taskgroup; a critical region guards a shared sum, and a lock
  * another; long double atomics and an array reduction take libgomp's
- * atomic lock; an ordered loop's ordered regions pass a running sum along; the end barrier of the
+ * atomic lock; an ordered loop's ordered regions pass a running sum along;
+ * tasks add into a task reduction; the end barrier of the
  * region orders the writes before the sum the encountering thread takes.  Archer must report
  * nothing; it does only if libpompt reports these regions and barriers from
  * libgomp's entries (doc/ompt-mapping.md, "Code pomp-cc did not compile").
@@ -126,6 +127,19 @@ static long locks_and_atomics(void) {
              ? 0
              : 1;
 }
+/* A task reduction (GOMP_parallel_reductions): tasks one thread creates
+ * add into it, each reading what its creator wrote before creating it;
+ * the region combines the contributions at its end. */
+static long task_reduction(const long *a) {
+  long s = 0;
+#pragma omp parallel reduction(task, + : s)
+#pragma omp single
+  for (int i = 0; i < N; i += 8) {
+#pragma omp task in_reduction(+ : s) firstprivate(i)
+    s += a[i];
+  }
+  return s;
+}
 #ifdef _POMP
 #pragma pomp instrument
 #endif
@@ -153,6 +167,11 @@ int main(int argc, char **argv) {
     t3 = loop_then_critical(c);
     bad += ordered_chain() != (long)N * (N - 1) / 2;
     bad += locks_and_atomics();
+    long d[N];
+    for (int i = 0; i < N; i++)
+      d[i] = i + r;
+    /* d[0] + d[8] + ... + d[56] */
+    bad += task_reduction(d) != 224 + 8 * r;
     bad += t1 != (long)N * (N - 1) / 2 + (long)N * r || last != N - 1 + r;
     bad += t2 % ((long)N * (N - 1) / 2) != 0;
     bad += t3 % ((long)N * (N - 1)) != 0;

@@ -5,7 +5,7 @@
  * entries (GOMP_parallel, GOMP_parallel_loop_*, GOMP_parallel_sections,
  * GOMP_barrier, GOMP_loop_end, GOMP_sections_end, GOMP_critical_*,
  * GOMP_ordered_*, GOMP_atomic_*, GOMP_task, GOMP_taskwait,
- * GOMP_taskgroup_*, GOMP_teams_reg) and the lock routines, which libpompt defines itself,
+ * GOMP_taskgroup_*, GOMP_teams_reg, GOMP_parallel_reductions) and the lock routines, which libpompt defines itself,
  * and reports them as a native runtime would: parallel regions, implicit
  * tasks and their end barriers, the barriers, the worksharing constructs'
  * implicit barriers, the combined constructs' work, critical and ordered
@@ -240,4 +240,19 @@ long opaque_teams(void) {
 #pragma omp teams num_teams(3)
   part[omp_get_team_num()] = omp_get_team_num() + 1;
   return part[0] + part[1] + part[2];
+}
+
+/* A region with a task reduction (GOMP_parallel_reductions, which reads
+ * the reductions from the first word of the region's data block): one
+ * thread creates four tasks that take part in it, whose contributions the
+ * region combines at its end. */
+long opaque_task_reduction(void) {
+  long s = 0;
+#pragma omp parallel reduction(task, + : s)
+#pragma omp single
+  for (int i = 0; i < 4; i++) {
+#pragma omp task in_reduction(+ : s)
+    s += i + 1;
+  }
+  return s;
 }

@@ -16,4 +16,5 @@ long opaque_taskgroup(void);
 #define OPAQUE_ORDERED 6
 long opaque_ordered(int n);
 long opaque_teams(void);
+long opaque_task_reduction(void);
 #endif
