@@ -1,6 +1,8 @@
 /*
  * diff_sync.c -- synchronisation constructs for the differential tests:
- * master, critical (unnamed and named), explicit barriers, reductions on a
+ * master (in a region, and in the initial task outside any region: its
+ * thread is thread 0 of a team of one, though the initial task's index is
+ * 1), critical (unnamed and named), explicit barriers, reductions on a
  * parallel region, atomic.
  *
  *   diff_sync R
@@ -37,7 +39,9 @@ int main(int argc, char **argv) {
     {
       red += 3;
     }
-    checks += (masters == 1) + (crit == 2 * n) + (named == 2 * n) +
+#pragma omp master
+    masters++;
+    checks += (masters == 2) + (crit == 2 * n) + (named == 2 * n) +
               (red == 3 * n) + (at == n);
   }
   printf("sync: %ld of %d checks\n", checks, 5 * reps);

@@ -335,7 +335,11 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *parallel,
       if (index >= actual)
         error("implicit_task begin: index %u in a team of %u", index, actual);
     }
-    push_task(S_IMPLICIT, task->value, index, initial ? 1 : actual);
+    /* An initial task's index is 1 (a league's: its team number), but its
+     * thread is thread 0 of the team it makes up alone, where a masked
+     * construct runs. */
+    push_task(S_IMPLICIT, task->value, initial ? 0 : index,
+              initial ? 1 : actual);
   } else {
     count(initial ? C_initial_task_end : C_implicit_task_end);
     pop(S_IMPLICIT, task->value);
