@@ -411,6 +411,12 @@ extern __thread bridge_thread_t *bridge_self
     __attribute__((tls_model("initial-exec")));
 /* Creates the calling thread's record and delivers thread_begin. */
 bridge_thread_t *bridge_thread_discover(void);
+/* Whether an exiting thread ends its record itself (a tool is active). */
+int bridge_threads_end_themselves(void);
+/* The calling thread is leaving (pthread_exit, or its start routine
+ * returned: bridge_thread_exit.c): its last callbacks, while its
+ * thread-local storage, the tool's too, is still there. */
+void bridge_thread_leaving(void);
 /* This thread's record, created (with thread_begin) at its first event. */
 static inline bridge_thread_t *bridge_thread_self(void) {
   bridge_thread_t *t = bridge_self;

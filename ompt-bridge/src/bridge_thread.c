@@ -49,6 +49,16 @@ static void on_thread_exit(void *arg) {
     thread_end(t);
 }
 
+int bridge_threads_end_themselves(void) {
+  return atomic_load_explicit(&exits_end_themselves, memory_order_relaxed);
+}
+
+void bridge_thread_leaving(void) {
+  bridge_thread_t *t = bridge_self;
+  if (t && atomic_load(&exits_end_themselves))
+    thread_end(t);
+}
+
 /* fork(): the child has one thread, the one that forked.  The records of the
  * parent's other threads describe threads that do not exist here: they are
  * marked gone, so that the child's exit does not try to reach them (a last
