@@ -18,11 +18,12 @@
  * pthread_exit ends the calling thread's OMPT record first; a thread
  * created while a tool is active runs its start routine inside libpompt's,
  * which ends the record when the routine returns.  The key destructor
- * stays for what these miss (a sanitizer's runtime defines these routines
- * before libpompt's; a thread created before the tool started).  Threads
+ * stays for what these miss (a thread created under a sanitizer, whose
+ * runtime calls libpompt's pthread_create as the next one; a thread
+ * created before the tool started).  Threads
  * created without a tool pay nothing; with one, a record from libpompt's
- * own memory while the thread starts.  Not in the static library, where the program's calls reach the
- * C library directly.
+ * own memory while the thread starts.  Not in the static library, where the
+ * program's calls reach the C library directly.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -86,6 +87,26 @@ static void *thread_run(void *p) {
   return ret;
 }
 
+/* Whether a sanitizer's runtime is in the process.  It defines
+ * pthread_create before libpompt and reaches the C library's through the
+ * next definition, libpompt's: its own start routine must be the new
+ * thread's first code (its thread state is made there), so libpompt's
+ * cannot run around it; the key destructor ends such threads. */
+static int sanitizer_present(void) {
+  static atomic_int known; /* 0 not yet looked, 1 none, 2 present */
+  int k = atomic_load_explicit(&known, memory_order_relaxed);
+  if (!k) {
+    k = dlsym(RTLD_DEFAULT, "__tsan_init") ||
+                dlsym(RTLD_DEFAULT, "__asan_init") ||
+                dlsym(RTLD_DEFAULT, "__msan_init") ||
+                dlsym(RTLD_DEFAULT, "__hwasan_init")
+            ? 2
+            : 1;
+    atomic_store_explicit(&known, k, memory_order_relaxed);
+  }
+  return k == 2;
+}
+
 __attribute__((visibility("default"))) int
 pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                void *(*fn)(void *), void *arg) {
@@ -98,7 +119,9 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
       return EAGAIN; /* no thread library: nothing can be created */
     atomic_store_explicit(&next, real, memory_order_release);
   }
-  thread_start_t *s = bridge_threads_end_themselves() ? start_take() : NULL;
+  thread_start_t *s = bridge_threads_end_themselves() && !sanitizer_present()
+                          ? start_take()
+                          : NULL;
   if (!s)
     return real(thread, attr, fn, arg);
   s->fn = fn;
@@ -109,8 +132,7 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   return rc;
 }
 
-__attribute__((visibility("default"), noreturn)) void
-pthread_exit(void *ret) {
+__attribute__((visibility("default"), noreturn)) void pthread_exit(void *ret) {
   bridge_thread_leaving();
   void *p = next_routine("pthread_exit");
   pthread_exit_t real;
