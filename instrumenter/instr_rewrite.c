@@ -39,6 +39,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "instr_rewrite.h"
+#include "instr_gxx_compat.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -1329,7 +1330,7 @@ static int diag_cmp(const void *a, const void *b) {
 }
 
 static int parse_with_clang(struct unit *u, const struct instr_options *o) {
-  const char **args = instr_xmalloc((o->n_clang_args + 8) * sizeof *args);
+  const char **args = instr_xmalloc((o->n_clang_args + 10) * sizeof *args);
   size_t na = 0;
   args[na++] = "-x";
   args[na++] = u->lang == INSTR_LANG_CXX ? "c++" : "c";
@@ -1345,11 +1346,25 @@ static int parse_with_clang(struct unit *u, const struct instr_options *o) {
   for (size_t i = 0; i < o->n_clang_args; i++)
     args[na++] = o->clang_args[i];
 
-  struct CXUnsavedFile unsaved = {u->path, u->text, (unsigned long)u->len};
+  /* g++'s choices in the C++ library, made parseable (instr_gxx_compat.h):
+   * the copy has the text's offsets, its prelude is a file of its own. */
+  static const char prelude_path[] = "/pompt-gxx-compat.h";
+  const char *prelude = NULL;
+  char *compat = u->lang == INSTR_LANG_CXX
+                     ? instr_gxx_compat_text(u->text, u->len, &prelude)
+                     : NULL;
+  struct CXUnsavedFile unsaved[2] = {
+      {u->path, compat ? compat : u->text, (unsigned long)u->len},
+      {prelude_path, prelude ? prelude : "", prelude ? strlen(prelude) : 0}};
+  if (compat) {
+    args[na++] = "-include";
+    args[na++] = prelude_path;
+  }
   u->index = clang_createIndex(0, 0);
   unsigned flags = CXTranslationUnit_KeepGoing;
   enum CXErrorCode ec = clang_parseTranslationUnit2(
-      u->index, u->path, args, (int)na, &unsaved, 1, flags, &u->tu);
+      u->index, u->path, args, (int)na, unsaved, compat ? 2 : 1, flags, &u->tu);
+  free(compat);
   if (ec != CXError_Success || !u->tu) {
     fprintf(stderr,
             "%s: error: libclang could not parse the unit (error code %d); its "
