@@ -24,7 +24,6 @@
  * freed) when anything needed replacing, else NULL.  *prelude is then set to
  * the declarations the copy needs ahead of it (static text, possibly ""),
  * for libclang's -include. */
-char *instr_gxx_compat_text(const char *text, size_t len,
-                            const char **prelude);
+char *instr_gxx_compat_text(const char *text, size_t len, const char **prelude);
 
 #endif

@@ -545,8 +545,7 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
   t->pending_codeptr = codeptr; /* until the function returns */
   task->trampolined = BRIDGE_TRAMPOLINED_ENDED;
   if (combining)
-    bridge_combine_begin(t, BRIDGE_COMBINING_BLOCK, ompt_state_work_parallel, 0,
-                         codeptr);
+    bridge_combine_block_begin(t, codeptr);
 }
 
 /* The block's function returned to the trampoline.  A block left without
@@ -562,7 +561,7 @@ void bridge_parallel_returned(POMP_Team_t *storage) {
   if (task->trampolined == BRIDGE_TRAMPOLINED_ENDED)
     codeptr = t->pending_codeptr;
   if (bridge_combining.open == BRIDGE_COMBINING_BLOCK)
-    bridge_combine_end(t);
+    bridge_combine_block_end(t);
   implicit_left_inline(t, task, team, codeptr, NULL, 1);
 }
 

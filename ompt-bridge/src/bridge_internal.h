@@ -958,7 +958,9 @@ enum {
   BRIDGE_COMBINING_BLOCK     /* parallel block end .. its function's return */
 };
 typedef struct bridge_combining {
-  unsigned char open, delivered;
+  /* held: a BLOCK combining's begin waits for libgomp's atomic lock (1),
+   * came with it (2): the block's combinings are those under the lock. */
+  unsigned char open, delivered, held;
   int state;
   const void *codeptr;
   ompt_wait_id_t wait_id;
@@ -970,6 +972,11 @@ extern __thread bridge_combining_t bridge_combining
 void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
                           ompt_wait_id_t wait_id, const void *codeptr);
 void bridge_combine_end(bridge_thread_t *t);
+/* The same for a parallel block's clause (BRIDGE_COMBINING_BLOCK), whose
+ * begin and end callbacks come under libgomp's atomic lock when GCC
+ * combines there, else both at the end. */
+void bridge_combine_block_begin(bridge_thread_t *t, const void *codeptr);
+void bridge_combine_block_end(bridge_thread_t *t);
 /* bridge_events.c: a task its construct handed over (pomp.h,
  * POMPT_Task_hand), from libpompt's GOMP_task: created (NULL when no record
  * could be made), then, after libgomp's GOMP_task returned, the scheduling

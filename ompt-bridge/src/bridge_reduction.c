@@ -13,17 +13,22 @@
  *    construct of its current task, or past its implicit task's block
  *    before the end barrier, and not inside an instrumented atomic
  *    construct (GCC brackets an atomic on a type without atomic
- *    instructions with the same pair).  Begin before GOMP_atomic_start (the
- *    wait for the lock is part of the combining, as in libomp's critical
- *    method), end after GOMP_atomic_end, both with the GOMP_atomic_start
- *    call's codeptr_ra.  An atomic on such a type in code pomp-cc did not
- *    instrument, inside an instrumented loop, would be taken for one;
- *    any other pair outside an instrumented atomic construct belongs to
- *    code pomp-cc did not compile (a library built with plain gcc, a
- *    Fortran unit, a noinstrument range, the host fallback of a target
- *    region), where an atomic construct on such a type and a reduction's
- *    combining look the same: it is reported as what it is for certain,
- *    libgomp's atomic lock taken and released (mutex_acquire, _acquired
+ *    instructions with the same pair).  Begin once GOMP_atomic_start has
+ *    taken the lock, end before GOMP_atomic_end lets it go, both with the
+ *    GOMP_atomic_start call's codeptr_ra: the threads' combinings are
+ *    reported one after the other, in the order they run (libomp's
+ *    critical method brackets its lock instead, which lets two threads'
+ *    begins come in the other order than their combinings; OpDiLib,
+ *    which orders its reverse pass by reduction begins as by a mutex's
+ *    acquisitions, got wrong derivatives then).  The state is
+ *    work_reduction from the call on, the wait for the lock included.  An
+ * atomic on such a type in code pomp-cc did not instrument, inside an
+ * instrumented loop, would be taken for one; any other pair outside an
+ * instrumented atomic construct belongs to code pomp-cc did not compile (a
+ * library built with plain gcc, a Fortran unit, a noinstrument range, the host
+ * fallback of a target region), where an atomic construct on such a type and a
+ * reduction's combining look the same: it is reported as what it is for
+ * certain, libgomp's atomic lock taken and released (mutex_acquire, _acquired
  *    and _released of ompt_mutex_atomic, the wait id of that lock, as for
  *    an instrumented atomic construct under it), so that race detectors
  *    see the order the lock gives;
@@ -92,16 +97,23 @@ static void deliver(bridge_thread_t *t, ompt_scope_endpoint_t endpoint,
     cb(ompt_sync_region_reduction, endpoint, pd, &cur->task_data, codeptr);
 }
 
-void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
-                          ompt_wait_id_t wait_id, const void *codeptr) {
+/* The combining begun, its begin callback still to come. */
+static void combine_open(bridge_thread_t *t, int kind, int state,
+                         ompt_wait_id_t wait_id, const void *codeptr) {
   bridge_combining_t *c = &bridge_combining;
   c->open = (unsigned char)kind;
   c->delivered = (unsigned char)(bridge_enabled && t->cur->announced);
   c->state = state;
   c->wait_id = wait_id;
   c->codeptr = codeptr;
+  c->held = 0;
   bridge_set_state(t, ompt_state_work_reduction, 0);
-  if (c->delivered)
+}
+
+void bridge_combine_begin(bridge_thread_t *t, int kind, int state,
+                          ompt_wait_id_t wait_id, const void *codeptr) {
+  combine_open(t, kind, state, wait_id, codeptr);
+  if (bridge_combining.delivered)
     deliver(t, ompt_scope_begin, codeptr);
 }
 
@@ -111,6 +123,25 @@ void bridge_combine_end(bridge_thread_t *t) {
   if (c->delivered && t->cur)
     deliver(t, ompt_scope_end, c->codeptr);
   bridge_set_state(t, (ompt_state_t)c->state, c->wait_id);
+}
+
+/* A parallel block's clause, combined between the block's end and its
+ * function's return: with several list items, arrays or user-defined
+ * reductions under libgomp's atomic lock, whose pairs then carry the
+ * begin and end (atomic_start_slow); one scalar with an atomic
+ * instruction, which nothing brackets, has both at the return. */
+void bridge_combine_block_begin(bridge_thread_t *t, const void *codeptr) {
+  combine_open(t, BRIDGE_COMBINING_BLOCK, ompt_state_work_parallel, 0, codeptr);
+  bridge_combining.held = 1;
+}
+
+void bridge_combine_block_end(bridge_thread_t *t) {
+  bridge_combining_t *c = &bridge_combining;
+  if (c->held == 1 && c->delivered && t->cur) /* no lock came */
+    deliver(t, ompt_scope_begin, c->codeptr);
+  else if (c->held == 2)
+    c->delivered = 0; /* its end came under the lock */
+  bridge_combine_end(t);
 }
 
 /* Whether a GOMP_atomic_start of this thread is a reduction's. */
@@ -130,12 +161,17 @@ static __attribute__((noinline)) void atomic_start_slow(const void *codeptr,
   if (bridge_in_atomic)
     bridge_atomic_locking(); /* the construct's kind is found here */
   bridge_thread_t *t = bridge_thread_peek();
-  int opaque = 0;
-  if (t && !bridge_combining.open) {
+  int opaque = 0, reducing = 0;
+  if (t && bridge_combining.open == BRIDGE_COMBINING_BLOCK &&
+      bridge_combining.held && !bridge_in_atomic) {
+    reducing = 1; /* a parallel block's clause: its pair (above) */
+    bridge_combining.held = 2;
+  } else if (t && !bridge_combining.open) {
     if (reduction_here(t)) {
       ompt_wait_id_t wait_id;
       int state = bridge_get_state(t, &wait_id);
-      bridge_combine_begin(t, BRIDGE_COMBINING_LOCK, state, wait_id, codeptr);
+      combine_open(t, BRIDGE_COMBINING_LOCK, state, wait_id, codeptr);
+      reducing = 1;
     } else if (!bridge_in_atomic && !opaque_atomic_held &&
                bridge_wants_mutex(BRIDGE_B_SYNC_EE)) {
       opaque = 1;
@@ -145,6 +181,12 @@ static __attribute__((noinline)) void atomic_start_slow(const void *codeptr,
     }
   }
   real_atomic_start();
+  /* The begin once the lock is held, the end before it is let go: the
+   * threads' combinings are reported one after the other, in the order
+   * they run (a tool such as OpDiLib orders its work by them, as by a
+   * mutex's acquisitions).  The wait for the lock is in the state. */
+  if (reducing && bridge_combining.delivered)
+    deliver(t, ompt_scope_begin, bridge_combining.codeptr);
   if (opaque) {
     opaque_atomic_held = codeptr;
     bridge_mutex_acquired(BRIDGE_B_SYNC_EE, ompt_mutex_atomic,
@@ -167,10 +209,18 @@ static __attribute__((noinline)) void atomic_end_slow(void *frame) {
     bridge_mutex_release_held(BRIDGE_B_SYNC_EE, ompt_mutex_atomic,
                               bridge_atomic_lock_wait_id(), held, frame);
   }
-  real_atomic_end();
   bridge_thread_t *t = bridge_thread_peek();
-  if (t && bridge_combining.open == BRIDGE_COMBINING_LOCK)
-    bridge_combine_end(t);
+  int reducing = t && bridge_combining.open == BRIDGE_COMBINING_LOCK;
+  int in_block = t && bridge_combining.open == BRIDGE_COMBINING_BLOCK &&
+                 bridge_combining.held == 2;
+  if ((reducing || in_block) && bridge_combining.delivered && t->cur) {
+    deliver(t, ompt_scope_end, bridge_combining.codeptr);
+    if (reducing)
+      bridge_combining.delivered = 0; /* delivered: not again below */
+  }
+  real_atomic_end();
+  if (reducing)
+    bridge_combine_end(t); /* the state before it */
 }
 
 ENTRY_VOID(GOMP_atomic_end, real_atomic_end, atomic_end_slow(BRIDGE_FRAME()))
