@@ -58,6 +58,9 @@
  * x86-64 values (doc/ompt-mapping.md, the frames). */
 extern int bridge_frame_flag;
 void bridge_frame_flags_setup(void);
+/* POMPT_SET_RESULT (bridge_inquiry.c): what set_callback answers for a
+ * callback delivered only sometimes. */
+void bridge_set_results_setup(void);
 
 /* Nonzero when a tool is active and events must be delivered.  Events check
  * this first: with no tool an event costs a load and a branch. */

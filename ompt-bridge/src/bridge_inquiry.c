@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -100,10 +102,38 @@ static const unsigned callback_buckets[BRIDGE_CALLBACK_SLOTS] = {
     [ompt_callback_nest_lock] = BUCKET(RUNTIME_EVENT),
 };
 
+/* POMPT_SET_RESULT=always: ompt_set_always in place of every
+ * ompt_set_sometimes, for tools that refuse to run with less (OpDiLib
+ * exits).  What is delivered does not change; the user asked for the
+ * answer, knowing what it hides (doc/ompt-mapping.md, set_callback). */
+static int claim_always;
+
+void bridge_set_results_setup(void) {
+  const char *v = getenv("POMPT_SET_RESULT");
+  if (!v || !*v)
+    return;
+  if (!strcmp(v, "always"))
+    claim_always = 1;
+  else if (strcmp(v, "honest") != 0)
+    fprintf(stderr,
+            "pompt: POMPT_SET_RESULT='%s' is neither 'honest' nor 'always'; "
+            "ignored\n",
+            v);
+  if (claim_always)
+    bridge_log("set_callback answers ompt_set_always for callbacks delivered "
+               "only sometimes (POMPT_SET_RESULT=always)");
+}
+
 /* The answer, given the groups the POMP_* variables left enabled: a
  * callback whose every bucket is off is never invoked, one with some off
  * only sometimes. */
+static ompt_set_result_t set_result_honest(ompt_callbacks_t which);
 static ompt_set_result_t set_result(ompt_callbacks_t which) {
+  ompt_set_result_t r = set_result_honest(which);
+  return claim_always && r == ompt_set_sometimes ? ompt_set_always : r;
+}
+
+static ompt_set_result_t set_result_honest(ompt_callbacks_t which) {
   ompt_set_result_t r = set_results[which];
   if (r <= ompt_set_never)
     return r;

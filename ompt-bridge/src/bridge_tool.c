@@ -299,6 +299,7 @@ static void do_init(void) {
   bridge_inquiry_init();
   bridge_atomic_setup();
   bridge_frame_flags_setup();
+  bridge_set_results_setup();
   tool = find_tool();
   if (!tool) {
     bridge_log("no tool: events are not delivered");
