@@ -21,14 +21,15 @@
  *    begins come in the other order than their combinings; OpDiLib,
  *    which orders its reverse pass by reduction begins as by a mutex's
  *    acquisitions, got wrong derivatives then).  The state is
- *    work_reduction from the call on, the wait for the lock included.  An
- * atomic on such a type in code pomp-cc did not instrument, inside an
- * instrumented loop, would be taken for one; any other pair outside an
- * instrumented atomic construct belongs to code pomp-cc did not compile (a
- * library built with plain gcc, a Fortran unit, a noinstrument range, the host
- * fallback of a target region), where an atomic construct on such a type and a
- * reduction's combining look the same: it is reported as what it is for
- * certain, libgomp's atomic lock taken and released (mutex_acquire, _acquired
+ *    work_reduction from the call on, the wait for the lock included.
+ *    An atomic on such a type in code pomp-cc did not instrument, inside
+ *    an instrumented loop, would be taken for one; any other pair outside
+ *    an instrumented atomic construct belongs to code pomp-cc did not
+ *    compile (a library built with plain gcc, a Fortran unit, a
+ *    noinstrument range, the host fallback of a target region), where an
+ *    atomic construct on such a type and a reduction's combining look the
+ *    same: it is reported as what it is for certain, libgomp's atomic
+ *    lock taken and released (mutex_acquire, _acquired
  *    and _released of ompt_mutex_atomic, the wait id of that lock, as for
  *    an instrumented atomic construct under it), so that race detectors
  *    see the order the lock gives;

@@ -20,10 +20,10 @@
  * which ends the record when the routine returns.  The key destructor
  * stays for what these miss (a thread created under a sanitizer, whose
  * runtime calls libpompt's pthread_create as the next one; a thread
- * created before the tool started).  Threads
- * created without a tool pay nothing; with one, a record from libpompt's
- * own memory while the thread starts.  Not in the static library, where the
- * program's calls reach the C library directly.
+ * created before the tool started).  Threads created without a tool pay
+ * nothing; with one, a record from libpompt's own memory while the thread
+ * starts.  Not in the static library, where the program's calls reach the
+ * C library directly.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
