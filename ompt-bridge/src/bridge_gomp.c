@@ -466,17 +466,17 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
                                                           void *data,
                                                           unsigned num_threads,
                                                           unsigned flags) {
+  GOMP_REAL_ENSURE(real_parallel_reductions, GOMP_parallel_reductions);
   bridge_thread_t *t = bridge_thread_peek();
-  void *frame = BRIDGE_FRAME();
-  const void *caller = __builtin_return_address(0);
   if (t && t->fork_pending) {
     /* An instrumented construct's region: its events report it (the team
      * record cannot stand for the block, whose first word libgomp reads). */
     bridge_fork_deliver(t);
-  } else if (bridge_active) {
-    GOMP_REAL_ENSURE(real_parallel_reductions, GOMP_parallel_reductions);
-    entry_region_t lr;
-    if (entry_region_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
+  } else {
+    void *frame = BRIDGE_FRAME();
+    entry_region_t lr; /* begun only with a tool active */
+    if (entry_region_begin(&lr, fn, data, num_threads, frame,
+                           __builtin_return_address(0), 0)) {
       /* libgomp takes the task reductions from the block's first word (GCC
        * puts its pointer to them there) and passes the block on untouched
        * to the region's function: the wrapper starts with that word. */
@@ -488,7 +488,6 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
       return n;
     }
   }
-  GOMP_REAL_ENSURE(real_parallel_reductions, GOMP_parallel_reductions);
   return real_parallel_reductions(fn, data, num_threads, flags);
 }
 

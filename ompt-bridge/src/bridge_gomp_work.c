@@ -153,6 +153,16 @@ static void chunk_of(const bridge_thread_t *t, unsigned d, uint64_t is,
     chunk_deliver((is - s) / i, (ie - is + i - 1) / i, frame);
 }
 
+/* The loop at depth d < BRIDGE_WORK_CHUNKS_MAX of thread t, as libgomp has
+ * it. */
+static void chunks_note(bridge_thread_t *t, unsigned d, const void *istart,
+                        uint64_t start, uint64_t incr, bool down) {
+  t->work_chunks[d].istart = istart;
+  t->work_chunks[d].start = start;
+  t->work_chunks[d].incr = incr;
+  t->work_chunks[d].down = (unsigned char)down;
+}
+
 /* After a start call that opened a loop (the stack grew from d0): note it
  * and report its first chunk when the call handed one out.  down: the
  * loop counts downwards (a long loop's negative increment, a ull loop's
@@ -165,10 +175,7 @@ chunks_start(unsigned d0, const void *istart, bool got, uint64_t is,
   if (!t || opened_depth != d0 + 1 || d0 >= BRIDGE_WORK_CHUNKS_MAX || !istart ||
       !incr || !bridge_wants(BRIDGE_B_LOOP_CHUNKS, ompt_callback_dispatch))
     return;
-  t->work_chunks[d0].istart = istart;
-  t->work_chunks[d0].start = start;
-  t->work_chunks[d0].incr = incr;
-  t->work_chunks[d0].down = down;
+  chunks_note(t, d0, istart, start, incr, down);
   if (got)
     chunk_of(t, d0, is, ie, frame);
 }
@@ -198,12 +205,8 @@ int bridge_gomp_chunks_push(uint64_t start, uint64_t incr, int down) {
     return 0;
   opened[d].type = (ompt_work_t)0;
   opened[d].seq = bridge_pairs[BRIDGE_PAIR_WORK].next;
-  if (d < BRIDGE_WORK_CHUNKS_MAX) {
-    t->work_chunks[d].istart = ISTART_ANY;
-    t->work_chunks[d].start = start;
-    t->work_chunks[d].incr = incr;
-    t->work_chunks[d].down = (unsigned char)down;
-  }
+  if (d < BRIDGE_WORK_CHUNKS_MAX)
+    chunks_note(t, d, ISTART_ANY, start, incr, down);
   opened_depth = d + 1;
   return 1;
 }

@@ -127,12 +127,6 @@ void bridge_set_results_setup(void) {
 /* The answer, given the groups the POMP_* variables left enabled: a
  * callback whose every bucket is off is never invoked, one with some off
  * only sometimes. */
-static ompt_set_result_t set_result_honest(ompt_callbacks_t which);
-static ompt_set_result_t set_result(ompt_callbacks_t which) {
-  ompt_set_result_t r = set_result_honest(which);
-  return claim_always && r == ompt_set_sometimes ? ompt_set_always : r;
-}
-
 static ompt_set_result_t set_result_honest(ompt_callbacks_t which) {
   ompt_set_result_t r = set_results[which];
   if (r <= ompt_set_never)
@@ -151,6 +145,12 @@ static ompt_set_result_t set_result_honest(ompt_callbacks_t which) {
        which == ompt_callback_mutex_released))
     return ompt_set_sometimes;
   return r;
+}
+
+/* What set_callback answers (POMPT_SET_RESULT above). */
+static ompt_set_result_t set_result(ompt_callbacks_t which) {
+  ompt_set_result_t r = set_result_honest(which);
+  return claim_always && r == ompt_set_sometimes ? ompt_set_always : r;
 }
 
 static ompt_set_result_t set_callback(ompt_callbacks_t which,

@@ -122,12 +122,6 @@ static int reporting(const void *lock, int acquiring) {
   return !(s == ompt_state_wait_lock && w == (ompt_wait_id_t)(uintptr_t)lock);
 }
 
-/* The runtime's routine, or NULL with no runtime. */
-#define REAL(name)                                                             \
-  (bridge_real_##name                                                          \
-       ? bridge_real_##name                                                    \
-       : (__typeof__(bridge_real_##name))bridge_omp_lock_find(#name))
-
 typedef void (*lock_fn)(void *);
 typedef int (*test_fn)(void *);
 
@@ -204,13 +198,15 @@ static void set_slow(ompt_mutex_t kind, lock_fn real, void *l,
 }
 
 /* A routine: without a tool and with the runtime's routine known, a tail
- * call of it; else its body, with the program's call site and frame. */
+ * call of it; else its body, with the program's call site and frame and
+ * the runtime's routine as BRIDGE_OMP_LOCK finds it (bridge_omp.h; the
+ * Fortran routines' slots too), NULL with no runtime. */
 #define VOID_ROUTINE(name, slow, kind)                                         \
   GOMP_EXPORT void name(void *l) {                                             \
     lock_fn real = bridge_real_##name;                                         \
     if (__builtin_expect(bridge_active || !real, 0)) {                         \
-      slow(kind, REAL(name), l, gomp_codeptr(__builtin_return_address(0)),     \
-           BRIDGE_FRAME());                                                    \
+      slow(kind, BRIDGE_OMP_LOCK(name), l,                                     \
+           gomp_codeptr(__builtin_return_address(0)), BRIDGE_FRAME());         \
       return;                                                                  \
     }                                                                          \
     real(l);                                                                   \
@@ -219,7 +215,7 @@ static void set_slow(ompt_mutex_t kind, lock_fn real, void *l,
   GOMP_EXPORT int name(void *l) {                                              \
     test_fn real = bridge_real_##name;                                         \
     if (__builtin_expect(bridge_active || !real, 0))                           \
-      return acquire_slow(kind, NULL, REAL(name), l,                           \
+      return acquire_slow(kind, NULL, BRIDGE_OMP_LOCK(name), l,                \
                           gomp_codeptr(__builtin_return_address(0)),           \
                           BRIDGE_FRAME());                                     \
     return real(l);                                                            \
@@ -228,8 +224,8 @@ static void set_slow(ompt_mutex_t kind, lock_fn real, void *l,
   GOMP_EXPORT void name(void *l, int h) {                                      \
     void (*real)(void *, int) = bridge_real_##name;                            \
     if (__builtin_expect(bridge_active || !real, 0)) {                         \
-      init_hint_slow(kind, REAL(name), REAL(plain), l, h,                      \
-                     gomp_codeptr(__builtin_return_address(0)),                \
+      init_hint_slow(kind, BRIDGE_OMP_LOCK(name), BRIDGE_OMP_LOCK(plain), l,   \
+                     h, gomp_codeptr(__builtin_return_address(0)),             \
                      BRIDGE_FRAME());                                          \
       return;                                                                  \
     }                                                                          \

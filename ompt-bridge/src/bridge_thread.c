@@ -54,9 +54,7 @@ int bridge_threads_end_themselves(void) {
 }
 
 void bridge_thread_leaving(void) {
-  bridge_thread_t *t = bridge_self;
-  if (t && atomic_load(&exits_end_themselves))
-    thread_end(t);
+  on_thread_exit(bridge_self);
 }
 
 /* fork(): the child has one thread, the one that forked.  The records of the

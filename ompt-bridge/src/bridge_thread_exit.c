@@ -42,10 +42,16 @@ typedef int (*pthread_create_t)(pthread_t *, const pthread_attr_t *,
                                 void *(*)(void *), void *);
 typedef void (*pthread_exit_t)(void *);
 
-/* The next definitions (the C library's), found on first use: a thread may
- * be created before libpompt's constructors ran (another library's). */
-static void *next_routine(const char *name) {
-  return dlsym(RTLD_NEXT, name);
+/* The next definition of name (the C library's), found on first use (a
+ * thread may be created before libpompt's constructors ran, by another
+ * library's) and kept in *slot; NULL for none. */
+static void *next_routine(void *_Atomic *slot, const char *name) {
+  void *p = atomic_load_explicit(slot, memory_order_acquire);
+  if (!p) {
+    p = dlsym(RTLD_NEXT, name);
+    atomic_store_explicit(slot, p, memory_order_release);
+  }
+  return p;
 }
 
 /* What a new thread starts with, in libpompt's memory (never the
@@ -110,15 +116,12 @@ static int sanitizer_present(void) {
 __attribute__((visibility("default"))) int
 pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                void *(*fn)(void *), void *arg) {
-  static _Atomic(pthread_create_t) next;
-  pthread_create_t real = atomic_load_explicit(&next, memory_order_acquire);
-  if (!real) {
-    void *p = next_routine("pthread_create");
-    memcpy(&real, &p, sizeof real); /* an object pointer to a function's */
-    if (!real)
-      return EAGAIN; /* no thread library: nothing can be created */
-    atomic_store_explicit(&next, real, memory_order_release);
-  }
+  static void *_Atomic next;
+  void *p = next_routine(&next, "pthread_create");
+  pthread_create_t real;
+  memcpy(&real, &p, sizeof real); /* an object pointer to a function's */
+  if (!real)
+    return EAGAIN; /* no thread library: nothing can be created */
   thread_start_t *s = bridge_threads_end_themselves() && !sanitizer_present()
                           ? start_take()
                           : NULL;
@@ -134,7 +137,8 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 
 __attribute__((visibility("default"), noreturn)) void pthread_exit(void *ret) {
   bridge_thread_leaving();
-  void *p = next_routine("pthread_exit");
+  static void *_Atomic next;
+  void *p = next_routine(&next, "pthread_exit");
   pthread_exit_t real;
   memcpy(&real, &p, sizeof real);
   if (real)
