@@ -967,27 +967,34 @@ POMPT_Master_event_(POMPT_Desc_t *d, int end, const void *codeptr) {
   POMPT_Lane_t *l = &POMPT_lane_v2;
   POMPT_Masked_cb_t cb =
       __atomic_load_n(&POMPT_lane_masked_v1[end], __ATOMIC_RELAXED);
-  /* A begin goes inline once libpompt has seen the construct (its call
-   * site is then known to pompt_region_info); an end when its begin did. */
-  int fits = end ? l->depth - 1 < 64 && (l->open & 1)
-                 : l->depth < 64 && __atomic_load_n(&d->lane, __ATOMIC_RELAXED);
-  if (__builtin_expect(
-          cb && l->usable == (POMPT_LANE_READY | POMPT_LANE_OUTERMOST) && fits,
-          1)) {
+  /* One test after the other, each a branch: a begin goes inline once
+   * libpompt has seen the construct (its call site is then known to
+   * pompt_region_info); an end when its begin did. */
+  if (__builtin_expect(cb != 0, 1) &&
+      __builtin_expect(l->usable == (POMPT_LANE_READY | POMPT_LANE_OUTERMOST),
+                       1)) {
     if (end) {
-      l->open >>= 1;
-      l->depth--;
-    } else {
+      if (__builtin_expect(l->depth - 1 < 64 && (l->open & 1), 1)) {
+        l->open >>= 1;
+        l->depth--;
+        /* ompt_scope_end = 2 */
+        cb(2, l->parallel_data, l->task_data, codeptr);
+        return;
+      }
+    } else if (__builtin_expect(l->depth < 64 &&
+                                    __atomic_load_n(&d->lane, __ATOMIC_RELAXED),
+                                1)) {
       l->open = l->open << 1 | 1;
       l->depth++;
+      /* ompt_scope_begin = 1 */
+      cb(1, l->parallel_data, l->task_data, codeptr);
+      return;
     }
-    /* ompt_scope_begin = 1, ompt_scope_end = 2 */
-    cb(end ? 2 : 1, l->parallel_data, l->task_data, codeptr);
-  } else if (end) {
-    POMPT_Master_end_at(d, codeptr);
-  } else {
-    POMPT_Master_begin_at(d, codeptr);
   }
+  if (end)
+    POMPT_Master_end_at(d, codeptr);
+  else
+    POMPT_Master_begin_at(d, codeptr);
 }
 /* Each unit that uses one has one copy of it (not inlined into every
  * construct: pomp-cc's compile time grows with every inlined body, and the
