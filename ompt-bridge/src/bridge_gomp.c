@@ -258,26 +258,14 @@ void (*bridge_gomp_late(const char *entry))(void) {
  * and its end barrier, and for the combined loop entries the loop as
  * work. */
 
-typedef struct entry_region {
-  /* GOMP_parallel_reductions reads the first word of the block it is
-   * given: the program's pointer to its task reductions, mirrored here. */
-  void *reductions;
-  void (*fn)(void *);
-  void *data;
-  POMP_Team_t team;
-  const void *codeptr;
-  int loop_work; /* ompt_work_t of the region's loop or sections, or 0 */
-  /* A combined loop entry's loop, as libgomp has it, for its chunks
-   * (incr 0: none; bridge_gomp_work.c). */
-  long loop_start, loop_incr;
-} entry_region_t;
-
-/* The region's function on each of its threads: the implicit task, and its
- * share of the loop (or the sections) as the worksharing leaf. */
-BRIDGE_TRAMPOLINE static void entry_region_run(void *arg) {
-  entry_region_t *lr = arg;
-  void *frame = BRIDGE_FRAME_KEPT();
-  const void *outer = leaf.codeptr; /* a region inside is not the leaf */
+/* The calling thread's part of such a region before and after the
+ * region's function: the implicit task, and its share of the loop (or the
+ * sections) as the worksharing leaf.  enter returns whether the loop's
+ * chunks were pushed, for leave; *outer keeps the thread's leaf (a region
+ * inside is not the leaf). */
+static inline __attribute__((always_inline)) int
+entry_region_enter(entry_region_t *lr, void *frame, const void **outer) {
+  *outer = leaf.codeptr;
   leaf.codeptr = NULL;
   bridge_parallel_begin(&lr->team, frame);
   /* The POMP group of a combined construct's worksharing leaf. */
@@ -287,25 +275,46 @@ BRIDGE_TRAMPOLINE static void entry_region_run(void *arg) {
     bridge_work_begin(bucket, (ompt_work_t)lr->loop_work, 0, lr->codeptr,
                       frame);
   /* The loop's chunks come from the thread's next calls (no start call). */
-  int chunks = lr->loop_incr && bridge_gomp_chunks_push(
-                                    (uint64_t)lr->loop_start,
-                                    (uint64_t)lr->loop_incr, lr->loop_incr < 0);
-  lr->fn(lr->data);
+  return lr->loop_incr &&
+         bridge_gomp_chunks_push((uint64_t)lr->loop_start,
+                                 (uint64_t)lr->loop_incr, lr->loop_incr < 0);
+}
+
+static inline __attribute__((always_inline)) void
+entry_region_leave(entry_region_t *lr, int chunks, const void *outer,
+                   void *frame) {
+  int bucket = lr->loop_work == ompt_work_sections ? BRIDGE_B_WORKSHARE_EE
+                                                   : BRIDGE_B_LOOP_EE;
   if (chunks)
     bridge_gomp_chunks_pop();
   if (lr->loop_work)
     bridge_work_end(bucket, (ompt_work_t)lr->loop_work, lr->codeptr, frame);
   bridge_parallel_left(&lr->team, lr->codeptr, frame);
   leaf.codeptr = outer;
+}
+
+int bridge_entry_region_enter(entry_region_t *lr, void *frame,
+                              const void **outer) {
+  return entry_region_enter(lr, frame, outer);
+}
+
+void bridge_entry_region_leave(entry_region_t *lr, int chunks,
+                               const void *outer, void *frame) {
+  entry_region_leave(lr, chunks, outer, frame);
+}
+
+/* The region's function on each of its threads. */
+BRIDGE_TRAMPOLINE void bridge_entry_region_run(void *arg) {
+  entry_region_t *lr = arg;
+  void *frame = BRIDGE_FRAME_KEPT();
+  const void *outer;
+  int chunks = entry_region_enter(lr, frame, &outer);
+  lr->fn(lr->data);
+  entry_region_leave(lr, chunks, outer, frame);
   __asm__ __volatile__(""); /* keep this frame until the end */
 }
 
-/* Whether this call starts a region to report around its function (then
- * *lr is set up and parallel_begin delivered): a leaf, or a region no
- * instrumented construct announced.  caller: the return address of the
- * program's call of the entry; work: the loop the entry shares out in the
- * region (ompt_work_t), 0 for none. */
-static int entry_region_begin(entry_region_t *lr, void (*fn)(void *),
+int bridge_entry_region_begin(entry_region_t *lr, void (*fn)(void *),
                               void *data, unsigned num_threads, void *frame,
                               const void *caller, int work) {
   bridge_thread_t *t = bridge_thread_peek();
@@ -379,8 +388,8 @@ parallel_observed(void (*fn)(void *), void *data, unsigned num_threads,
     return;
   }
   entry_region_t lr;
-  if (entry_region_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
-    real_parallel(entry_region_run, &lr, num_threads, flags);
+  if (bridge_entry_region_begin(&lr, fn, data, num_threads, frame, caller, 0)) {
+    real_parallel(bridge_entry_region_run, &lr, num_threads, flags);
     bridge_parallel_exit(&lr.team, lr.codeptr, frame);
     return;
   }
@@ -418,10 +427,10 @@ typedef void (*gomp_parallel_loop_rt_t)(void (*)(void *), void *, unsigned,
       void *frame, const void *caller) {                                       \
     GOMP_REAL_ENSURE(real_##name, name);                                       \
     entry_region_t lr;                                                         \
-    if (entry_region_begin(&lr, fn, data, nt, frame, caller, (work))) {        \
+    if (bridge_entry_region_begin(&lr, fn, data, nt, frame, caller, (work))) { \
       if (!leaf.codeptr) /* no instrumented construct's leaf */                \
         bounds;                                                                \
-      real_##name(entry_region_run, &lr, nt, args, flags);                     \
+      real_##name(bridge_entry_region_run, &lr, nt, args, flags);              \
       bridge_parallel_exit(&lr.team, lr.codeptr, frame);                       \
       return;                                                                  \
     }                                                                          \
@@ -475,14 +484,14 @@ GOMP_EXPORT unsigned GOMP_ENTRY(GOMP_parallel_reductions)(void (*fn)(void *),
   } else {
     void *frame = BRIDGE_FRAME();
     entry_region_t lr; /* begun only with a tool active */
-    if (entry_region_begin(&lr, fn, data, num_threads, frame,
-                           __builtin_return_address(0), 0)) {
+    if (bridge_entry_region_begin(&lr, fn, data, num_threads, frame,
+                                  __builtin_return_address(0), 0)) {
       /* libgomp takes the task reductions from the block's first word (GCC
        * puts its pointer to them there) and passes the block on untouched
        * to the region's function: the wrapper starts with that word. */
       lr.reductions = *(void **)data;
-      unsigned n =
-          real_parallel_reductions(entry_region_run, &lr, num_threads, flags);
+      unsigned n = real_parallel_reductions(bridge_entry_region_run, &lr,
+                                            num_threads, flags);
       bridge_parallel_exit(&lr.team, lr.codeptr, frame);
       __asm__ __volatile__(""); /* frame passed: no tail call */
       return n;

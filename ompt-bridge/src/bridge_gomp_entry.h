@@ -203,4 +203,41 @@ static inline const void *gomp_codeptr(const void *ra) {
              : ra;
 }
 
+/* A region reported around its function (bridge_gomp.c, "Regions reported
+ * around their function"): what each of its threads needs to begin and
+ * leave its implicit task there. */
+typedef struct entry_region {
+  /* GOMP_parallel_reductions reads the first word of the block it is
+   * given: the program's pointer to its task reductions, mirrored here. */
+  void *reductions;
+  void (*fn)(void *);
+  void *data;
+  POMP_Team_t team;
+  const void *codeptr;
+  int loop_work; /* ompt_work_t of the region's loop or sections, or 0 */
+  /* A combined loop entry's loop, as libgomp has it, for its chunks
+   * (incr 0: none; bridge_gomp_work.c). */
+  long loop_start, loop_incr;
+} entry_region_t;
+
+/* Whether this call starts a region to report around its function (then
+ * *lr is set up and parallel_begin delivered): a leaf, or a region no
+ * instrumented construct announced.  caller: the return address of the
+ * program's call of the entry; work: the loop the entry shares out in the
+ * region (ompt_work_t), 0 for none. */
+int bridge_entry_region_begin(entry_region_t *lr, void (*fn)(void *),
+                              void *data, unsigned num_threads, void *frame,
+                              const void *caller, int work);
+/* The region's function as libgomp gets it (arg: the entry_region_t). */
+void bridge_entry_region_run(void *arg);
+/* What bridge_entry_region_run does before and after the region's function,
+ * for a thread that calls the function itself (the primary thread of a
+ * region of libgomp's first ABI, bridge_gomp_legacy.c): enter returns
+ * whether the loop's chunks were pushed and keeps the thread's distribute
+ * leaf in *outer, for leave. */
+int bridge_entry_region_enter(entry_region_t *lr, void *frame,
+                              const void **outer);
+void bridge_entry_region_leave(entry_region_t *lr, int chunks,
+                               const void *outer, void *frame);
+
 #endif /* BRIDGE_GOMP_ENTRY_H */
