@@ -88,8 +88,7 @@ typedef void (*gomp_parallel_start_t)(void (*)(void *), void *, unsigned);
 GOMP_REAL_DECL(GOMP_parallel_start);
 static gomp_parallel_start_t real_parallel_start;
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel_start)(void (*fn)(void *),
-                                                 void *data,
+GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel_start)(void (*fn)(void *), void *data,
                                                  unsigned num_threads) {
   GOMP_REAL_ENSURE(real_parallel_start, GOMP_parallel_start);
   void *frame = BRIDGE_FRAME();
@@ -119,8 +118,8 @@ typedef void (*gomp_parallel_loop_start_t)(void (*)(void *), void *, unsigned,
       r->lr.loop_start = start;                                                \
       r->lr.loop_incr = incr;                                                  \
     }                                                                          \
-    var(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads, start, end,       \
-        incr, chunk);                                                          \
+    var(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads, start, end, incr, \
+        chunk);                                                                \
     if (r)                                                                     \
       legacy_started(r, frame);                                                \
   }
@@ -136,9 +135,10 @@ typedef void (*gomp_parallel_loop_runtime_start_t)(void (*)(void *), void *,
 GOMP_REAL_DECL(GOMP_parallel_loop_runtime_start);
 static gomp_parallel_loop_runtime_start_t real_loop_runtime_start;
 
-GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel_loop_runtime_start)(
-    void (*fn)(void *), void *data, unsigned num_threads, long start, long end,
-    long incr) {
+GOMP_EXPORT void
+GOMP_ENTRY(GOMP_parallel_loop_runtime_start)(void (*fn)(void *), void *data,
+                                             unsigned num_threads, long start,
+                                             long end, long incr) {
   GOMP_REAL_ENSURE(real_loop_runtime_start, GOMP_parallel_loop_runtime_start);
   void *frame = BRIDGE_FRAME();
   legacy_region_t *r =
@@ -165,9 +165,9 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel_sections_start)(void (*fn)(void *),
                                                           unsigned count) {
   GOMP_REAL_ENSURE(real_sections_start, GOMP_parallel_sections_start);
   void *frame = BRIDGE_FRAME();
-  legacy_region_t *r = legacy_begin(fn, data, num_threads, frame,
-                                    __builtin_return_address(0),
-                                    ompt_work_sections);
+  legacy_region_t *r =
+      legacy_begin(fn, data, num_threads, frame, __builtin_return_address(0),
+                   ompt_work_sections);
   real_sections_start(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads,
                       count);
   if (r)
