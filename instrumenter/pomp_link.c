@@ -12,7 +12,9 @@
  *   __attribute__((visibility("hidden"))) void POMP_Init_Handles(void) {
  *     if (POMP_Init_<id>) POMP_Init_<id>();  ...
  *   }
- *   __attribute__((constructor)) static void pompt_init_handles(void) {
+ *   const int POMPT_start_from_program_v1 = 1;
+ *   __attribute__((constructor(102))) static void pompt_init_handles(void) {
+ *     POMP_Init();          (starts the tool: bridge_tool.c)
  *     POMP_Init_Handles();
  *   }
  *
@@ -511,8 +513,19 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
         f);
   for (size_t i = 0; i < syms->n; i++)
     fprintf(f, "  if (%s)\n    %s();\n", syms->v[i], syms->v[i]);
+  /* The tool is started here rather than from libpompt's own constructor:
+   * the constructors of the libraries loaded with the program have run by
+   * now, a tool's among them when it is linked with the program or
+   * preloaded (libpompt's would otherwise call into it before its own,
+   * which crashed Caliper).  Priority 102: after libpompt's 101 ones in a
+   * static link, before the program's own constructors, which may run
+   * OpenMP code. */
   fputs("}\n"
-        "__attribute__((constructor)) static void pompt_init_handles(void) {\n"
+        "const int POMPT_start_from_program_v1 = 1;\n"
+        "extern int POMP_Init(void);\n"
+        "__attribute__((constructor(102))) static void "
+        "pompt_init_handles(void) {\n"
+        "  POMP_Init();\n"
         "  POMP_Init_Handles();\n"
         "}\n",
         f);

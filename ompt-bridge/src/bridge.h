@@ -94,6 +94,9 @@ void bridge_arena_release(void *p);
 
 /* Tool discovery and activation (idempotent, thread-safe). */
 void bridge_init(void);
+/* Whether the program's constructor starts the tool (POMP_Init, from the
+ * unit pomp-link adds) rather than libpompt's. */
+int bridge_start_deferred(void);
 /* Ends every thread and the initial task and finalises the tool (idempotent).
  */
 void bridge_finalize(void);

@@ -385,9 +385,23 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
   return result;
 }
 
+/* Defined by the unit pomp-link adds to a program (or shared library) it
+ * links, whose constructor starts the tool (POMP_Init). */
+extern const int POMPT_start_from_program_v1 __attribute__((weak));
+
+int bridge_start_deferred(void) {
+  return &POMPT_start_from_program_v1 != NULL;
+}
+
 /* Loading libpompt starts the tool, before main, like a runtime's own
- * initialisation would (and before the constructors of a program that
- * links libpompt statically). */
+ * initialisation would; in a program pomp-link linked, its constructor
+ * does, once the constructors of the libraries loaded with it have run: a
+ * tool linked with the program or preloaded is initialised by then, and
+ * libpompt's constructor, which the dynamic loader runs before theirs,
+ * would call into it before (Caliper crashed so, as would any tool whose
+ * ompt_start_tool or callbacks need its constructors).  OpenMP code run
+ * by a library's constructor in between goes unreported. */
 __attribute__((constructor(102))) static void bridge_constructor(void) {
-  bridge_init();
+  if (!bridge_start_deferred())
+    bridge_init();
 }

@@ -127,6 +127,7 @@ __attribute__((constructor(101))) static void pomp_control_init(void) {
 
 EXPORT int32_t POMP_Init(void) {
   bridge_init();
+  pomp_active_settle();
   return POMP_SUCCESS;
 }
 

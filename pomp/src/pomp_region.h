@@ -159,4 +159,8 @@ static inline void pomp_region_site(struct pomp_region *r, int slot,
 
 const char *pomp_region_kind_name(pomp_region_kind_t kind);
 
+/* Once the tool's activation was decided: clears POMPT_active when no tool
+ * was activated (pomp_task.c). */
+void pomp_active_settle(void);
+
 #endif /* POMPT_POMP_REGION_H */

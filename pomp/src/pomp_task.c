@@ -14,19 +14,23 @@
 #include "pomp_entry.h"
 #include "pomp_region.h"
 
-/* Starts at 1 so that an event before the constructor below is not
- * skipped (the routines check for a tool themselves); cleared once the
- * tool's activation has been decided, when none was activated.  It is
- * never set again: the bridge activates a tool only while libpompt's
- * constructors run (bridge_tool.c, priority 102; POMP_Init from an earlier
- * constructor of the program's comes first).  Exported and accessed by
- * libpompt through its symbol, so that a program's copy of it (a copy
- * relocation) is the one written. */
+/* Starts at 1 so that an event before the tool's activation was decided is
+ * not skipped (the routines check for a tool themselves); cleared once it
+ * was decided, when no tool was activated: by the constructor below, or,
+ * where the program's constructor starts the tool (bridge_tool.c), by
+ * POMP_Init.  It is never set again: the bridge decides once.  Exported and
+ * accessed by libpompt through its symbol, so that a program's copy of it
+ * (a copy relocation) is the one written. */
 EXPORT int POMPT_active = 1;
 
-__attribute__((constructor(103))) static void pompt_active_init(void) {
+void pomp_active_settle(void) {
   if (!bridge_active)
     POMPT_active = 0;
+}
+
+__attribute__((constructor(103))) static void pompt_active_init(void) {
+  if (!bridge_start_deferred())
+    pomp_active_settle();
 }
 
 EXPORT POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
