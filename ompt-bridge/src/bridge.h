@@ -61,6 +61,9 @@ void bridge_frame_flags_setup(void);
 /* POMPT_SET_RESULT (bridge_inquiry.c): what set_callback answers for a
  * callback delivered only sometimes. */
 void bridge_set_results_setup(void);
+/* POMPT_WORK_LOOP (bridge_inquiry.c): the work type loops are reported
+ * with. */
+void bridge_work_loop_setup(void);
 
 /* Nonzero when a tool is active and events must be delivered.  Events check
  * this first: with no tool an event costs a load and a branch. */

@@ -34,15 +34,57 @@ _Atomic(ompt_callback_t) bridge_group_cb[BRIDGE_BUCKETS][BRIDGE_CALLBACK_SLOTS];
 static atomic_uint buckets_enabled = ~0u;
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* POMPT_WORK_LOOP=generic: a loop's work callbacks say ompt_work_loop,
+ * the one loop type of OpenMP 5.0 and 5.1, instead of 5.2's type per
+ * schedule, which tools written against those versions do not know
+ * (Caliper and APEX record such a loop as of an unknown type). */
+static int work_loop_generic;
+static _Atomic(ompt_callback_work_t) work_next;
+
+static void work_generic(ompt_work_t type, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t *parallel_data, ompt_data_t *task_data,
+                         uint64_t count, const void *codeptr_ra) {
+  ompt_callback_work_t next =
+      atomic_load_explicit(&work_next, memory_order_relaxed);
+  if (type == ompt_work_loop_static || type == ompt_work_loop_dynamic ||
+      type == ompt_work_loop_guided || type == ompt_work_loop_other)
+    type = ompt_work_loop;
+  if (next)
+    next(type, endpoint, parallel_data, task_data, count, codeptr_ra);
+}
+
+void bridge_work_loop_setup(void) {
+  const char *v = getenv("POMPT_WORK_LOOP");
+  if (!v || !*v)
+    return;
+  if (!strcmp(v, "generic"))
+    work_loop_generic = 1;
+  else if (strcmp(v, "schedule") != 0)
+    fprintf(stderr,
+            "pompt: POMPT_WORK_LOOP='%s' is neither 'schedule' nor "
+            "'generic'; ignored\n",
+            v);
+  if (work_loop_generic)
+    bridge_log("loops are reported as ompt_work_loop, whatever their "
+               "schedule (POMPT_WORK_LOOP=generic)");
+}
+
 void bridge_tables_update(void) {
   pthread_mutex_lock(&tables_lock);
   unsigned enabled = atomic_load(&buckets_enabled) | ALWAYS_ON;
   int on = bridge_enabled;
   /* What a slot delivers through: the tool's callback, or the counting
-   * wrapper while PAPI reads the counters (bridge_sde.c). */
+   * wrapper while PAPI reads the counters (bridge_sde.c); for work, then
+   * through work_generic where loops are to have the one type. */
   ompt_callback_t deliver[BRIDGE_CALLBACK_SLOTS];
   for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++)
     deliver[i] = bridge_sde_callback(i, atomic_load(&bridge_registered[i]));
+  if (work_loop_generic && deliver[ompt_callback_work]) {
+    atomic_store_explicit(&work_next,
+                          (ompt_callback_work_t)deliver[ompt_callback_work],
+                          memory_order_relaxed);
+    deliver[ompt_callback_work] = (ompt_callback_t)work_generic;
+  }
   for (int b = 0; b < BRIDGE_BUCKETS; b++)
     for (int i = 0; i < BRIDGE_CALLBACK_SLOTS; i++) {
       ompt_callback_t cb = (enabled & (1u << b)) ? deliver[i] : NULL;

@@ -300,6 +300,7 @@ static void do_init(void) {
   bridge_atomic_setup();
   bridge_frame_flags_setup();
   bridge_set_results_setup();
+  bridge_work_loop_setup();
   tool = find_tool();
   if (!tool) {
     bridge_log("no tool: events are not delivered");
