@@ -2320,9 +2320,15 @@ static void add_edit(struct unit *u, size_t begin, size_t end, int close,
 /* A closing insertion right after a statement that does not end in '}' (an
  * unbraced loop body, an expression statement) goes on a line of its own,
  * followed by a line marker: on the statement's line, compilers would read
- * it as misleadingly indented (-Wmisleading-indentation). */
+ * it as misleadingly indented (-Wmisleading-indentation).  site: NO_SITE,
+ * or an offset whose line that line is given (a construct's pragma line):
+ * the line after the statement, which it has otherwise, may be the next
+ * construct's, and the codeptr_ra of the events there (a loop's implicit
+ * barrier, a single's end) would be taken for that construct's by every
+ * tool that reads source lines from it. */
+#define NO_SITE ((size_t)-1)
 static void add_close_edit(struct unit *u, size_t at, int depth,
-                           struct instr_buf *text) {
+                           struct instr_buf *text, size_t site) {
   size_t p = at;
   while (p > 0 && is_space(u->text[p - 1]))
     p--;
@@ -2333,6 +2339,8 @@ static void add_close_edit(struct unit *u, size_t at, int depth,
   }
   struct instr_buf b = {0};
   instr_buf_putc(&b, '\n');
+  if (site != NO_SITE)
+    emit_marker(u, &b, site);
   instr_buf_add(&b, text->data, text->len);
   if (text->data[text->len - 1] != '\n') {
     instr_buf_putc(&b, '\n');
@@ -4602,7 +4610,7 @@ static void emit_block_chain(struct unit *u, struct pragma *p,
     }
   }
   if (b.len)
-    add_close_edit(u, p->send, p->depth, &b);
+    add_close_edit(u, p->send, p->depth, &b, p->lbegin);
   else
     instr_buf_free(&b);
 }
@@ -4614,7 +4622,7 @@ static void rewrite_sections_list(struct unit *u, struct pragma *p) {
     instr_buf_printf(&b, "{ POMPT_Section_begin(&pompt_d_%d, %zu); ", n, k + 1);
     add_edit(u, p->secs[k].sbegin, p->secs[k].sbegin, 0, p->secs[k].depth, &b);
     instr_buf_printf(&b, " POMPT_Section_end(&pompt_d_%d); }", n);
-    add_close_edit(u, p->secs[k].send, p->secs[k].depth, &b);
+    add_close_edit(u, p->secs[k].send, p->secs[k].depth, &b, NO_SITE);
   }
 }
 
@@ -4747,7 +4755,7 @@ static void rewrite_iterations(struct unit *u, struct pragma *p) {
   instr_buf_printf(
       &b, " } while (0); POMP_Loop_iter_end(pompt_d_%d.handle, " T_SELF "); }",
       n);
-  add_close_edit(u, be, p->depth + 1, &b);
+  add_close_edit(u, be, p->depth + 1, &b, NO_SITE);
   free(var);
 }
 
@@ -4770,7 +4778,7 @@ static void rewrite_chunk_check(struct unit *u, struct pragma *p,
                    n, ev, n, n);
   add_edit(u, bb, bb, 0, p->depth + 1, &b);
   instr_buf_puts(&b, " }");
-  add_close_edit(u, be, p->depth + 1, &b);
+  add_close_edit(u, be, p->depth + 1, &b, NO_SITE);
 }
 
 /* --loop-level=chunks: the chunks of dynamic, guided, runtime and ordered
