@@ -4547,6 +4547,31 @@ static void emit_standalone(struct unit *u, struct pragma *p,
 
 /* Text before the pragma line, the pragma line(s) of every leaf, text at
  * the block's start and after its end. */
+/* The text at the start of a construct's statement.  Its events (a single's
+ * or master's begin, a critical region's acquisition) go on a line of
+ * their own with the pragma's line, as the runtime calls of a native
+ * compiler's code for the construct have it; the statement keeps its line
+ * and its column. */
+static void add_open_edit(struct unit *u, struct pragma *p,
+                          struct instr_buf *text) {
+  size_t at = p->sbegin;
+  if (!memchr(text->data, '(', text->len)) { /* no call: a brace */
+    struct instr_buf b = {0};
+    instr_buf_add(&b, text->data, text->len);
+    add_edit(u, at, at, 0, p->depth, &b);
+    return;
+  }
+  struct instr_buf b = {0};
+  instr_buf_putc(&b, '\n');
+  emit_marker(u, &b, p->lbegin);
+  instr_buf_add(&b, text->data, text->len);
+  instr_buf_putc(&b, '\n');
+  emit_marker(u, &b, at);
+  for (size_t i = u->lstart[line_of(u, at)]; i < at; i++)
+    instr_buf_putc(&b, u->text[i] == '\t' ? '\t' : ' ');
+  add_edit(u, at, at, 0, p->depth, &b);
+}
+
 static void emit_block_chain(struct unit *u, struct pragma *p,
                              struct leaf_out *lo) {
   int k = p->nleaves;
@@ -4589,10 +4614,8 @@ static void emit_block_chain(struct unit *u, struct pragma *p,
   }
   replace_pragma_line(u, p, &b);
 
-  if (lo[k - 1].open.len) {
-    instr_buf_add(&b, lo[k - 1].open.data, lo[k - 1].open.len);
-    add_edit(u, p->sbegin, p->sbegin, 0, p->depth, &b);
-  }
+  if (lo[k - 1].open.len)
+    add_open_edit(u, p, &lo[k - 1].open);
 
   for (int i = k - 1; i >= 0; i--) {
     instr_buf_add(&b, lo[i].close.data, lo[i].close.len);
