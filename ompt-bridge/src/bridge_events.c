@@ -627,10 +627,15 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
   bridge_task_t *enc = team->encountering;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
   if (delivered) {
+    /* With parallel_begin's codeptr_ra, as at a native runtime, where one
+     * runtime call (libgomp's GOMP_parallel, libomp's __kmpc_fork_call)
+     * starts and ends the region, and as tools that pair the two by it
+     * expect. */
     ompt_callback_parallel_end_t cb =
         BRIDGE_GROUP(BRIDGE_B_PARALLEL_EE, parallel_end);
     if (cb)
-      cb(&team->parallel_data, task_data_of(enc), team->flags, codeptr);
+      cb(&team->parallel_data, task_data_of(enc), team->flags,
+         team->codeptr ? team->codeptr : codeptr);
   }
 }
 

@@ -839,8 +839,9 @@ void bridge_teams_exit(POMP_Team_t *storage, const void *codeptr) {
                        ? ompt_state_work_parallel
                        : ompt_state_work_serial,
                    0);
+  /* With parallel_begin's codeptr_ra (bridge_parallel_exit). */
   ompt_callback_parallel_end_t cb = BRIDGE_CB(parallel_end);
   if (cb)
     cb(&team->parallel_data, enc ? &enc->task_data : NULL, team->flags,
-       codeptr);
+       team->codeptr ? team->codeptr : codeptr);
 }

@@ -483,6 +483,13 @@ static void on_thread_end(ompt_data_t *thread) {
   ended = 1;
 }
 
+/* The codeptr_ra of the regions this thread began and has not ended, the
+ * innermost last: parallel_end carries its begin's (one runtime call
+ * starts and ends a region at a native runtime). */
+#define REGIONS_MAX 64
+static __thread const void *region_codeptr[REGIONS_MAX];
+static __thread int nregions;
+
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
                               ompt_data_t *parallel, unsigned requested,
                               int flags, const void *codeptr) {
@@ -494,6 +501,9 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
   if (requested < 1)
     error("requested parallelism %u", requested);
   check_codeptr("parallel_begin", codeptr);
+  if (nregions < REGIONS_MAX)
+    region_codeptr[nregions] = codeptr;
+  nregions++;
   if (!(flags & (ompt_parallel_team | ompt_parallel_league)))
     error("parallel_begin flags 0x%x lack ompt_parallel_team", flags);
   if (!frame || !frame->enter_frame.ptr)
@@ -514,6 +524,11 @@ static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task,
     error("parallel_end for a region never begun");
   check_task("parallel_end", task);
   check_codeptr("parallel_end", codeptr);
+  if (nregions <= 0)
+    error("parallel_end on a thread that began no region");
+  else if (--nregions < REGIONS_MAX && region_codeptr[nregions] != codeptr)
+    error("parallel_end: codeptr_ra %p, its parallel_begin's %p", codeptr,
+          region_codeptr[nregions]);
   (void)flags;
 }
 
