@@ -58,20 +58,9 @@ static __thread struct {
 int bridge_atomic_instructions_seen = 1;
 
 void bridge_atomic_setup(void) {
-  const char *v = getenv("POMPT_ATOMIC");
   int tsan = dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
-  bridge_atomic_instructions_seen = !tsan;
-  if (v && *v) {
-    if (!strcmp(v, "all"))
-      bridge_atomic_instructions_seen = 1;
-    else if (!strcmp(v, "locked"))
-      bridge_atomic_instructions_seen = 0;
-    else
-      fprintf(stderr,
-              "pompt: POMPT_ATOMIC='%s' is neither 'all' nor 'locked'; "
-              "ignored\n",
-              v);
-  }
+  bridge_atomic_instructions_seen =
+      !bridge_env_choice("POMPT_ATOMIC", "all", "locked", tsan);
   if (!bridge_atomic_instructions_seen)
     bridge_log("atomic constructs: mutex events only for those under "
                "libgomp's lock (%s)",

@@ -54,16 +54,8 @@ static void work_generic(ompt_work_t type, ompt_scope_endpoint_t endpoint,
 }
 
 void bridge_work_loop_setup(void) {
-  const char *v = getenv("POMPT_WORK_LOOP");
-  if (!v || !*v)
-    return;
-  if (!strcmp(v, "generic"))
-    work_loop_generic = 1;
-  else if (strcmp(v, "schedule") != 0)
-    fprintf(stderr,
-            "pompt: POMPT_WORK_LOOP='%s' is neither 'schedule' nor "
-            "'generic'; ignored\n",
-            v);
+  work_loop_generic =
+      bridge_env_choice("POMPT_WORK_LOOP", "schedule", "generic", 0);
   if (work_loop_generic)
     bridge_log("loops are reported as ompt_work_loop, whatever their "
                "schedule (POMPT_WORK_LOOP=generic)");
@@ -151,16 +143,7 @@ static const unsigned callback_buckets[BRIDGE_CALLBACK_SLOTS] = {
 static int claim_always;
 
 void bridge_set_results_setup(void) {
-  const char *v = getenv("POMPT_SET_RESULT");
-  if (!v || !*v)
-    return;
-  if (!strcmp(v, "always"))
-    claim_always = 1;
-  else if (strcmp(v, "honest") != 0)
-    fprintf(stderr,
-            "pompt: POMPT_SET_RESULT='%s' is neither 'honest' nor 'always'; "
-            "ignored\n",
-            v);
+  claim_always = bridge_env_choice("POMPT_SET_RESULT", "honest", "always", 0);
   if (claim_always)
     bridge_log("set_callback answers ompt_set_always for callbacks delivered "
                "only sometimes (POMPT_SET_RESULT=always)");

@@ -240,19 +240,28 @@ static void clear_callbacks(void) {
 
 int bridge_frame_flag = ompt_frame_cfa;
 
+int bridge_env_choice(const char *name, const char *first, const char *second,
+                      int dflt) {
+  const char *v = getenv(name);
+  if (!v || !*v)
+    return dflt;
+  if (!strcmp(v, first))
+    return 0;
+  if (!strcmp(v, second))
+    return 1;
+  fprintf(stderr, "pompt: %s='%s' is neither '%s' nor '%s'; ignored\n", name, v,
+          first, second);
+  return dflt;
+}
+
 void bridge_frame_flags_setup(void) {
   const char *v = getenv("POMPT_FRAME_FLAGS");
   if (!v || !*v)
     return;
-  if (!strcmp(v, "cfa"))
-    bridge_frame_flag = ompt_frame_cfa;
-  else if (!strcmp(v, "framepointer"))
-    bridge_frame_flag = ompt_frame_framepointer;
-  else
-    fprintf(stderr,
-            "pompt: POMPT_FRAME_FLAGS='%s' is neither 'cfa' nor "
-            "'framepointer'; ignored\n",
-            v);
+  bridge_frame_flag =
+      bridge_env_choice("POMPT_FRAME_FLAGS", "cfa", "framepointer", 0)
+          ? ompt_frame_framepointer
+          : ompt_frame_cfa;
   bridge_log("frames flagged as %s", bridge_frame_flag == ompt_frame_cfa
                                          ? "canonical frame addresses"
                                          : "frame pointers");
