@@ -14,7 +14,7 @@
  *   }
  *   const int POMPT_start_from_program_v1 = 1;
  *   __attribute__((constructor(102))) static void pompt_init_handles(void) {
- *     POMP_Init();          (starts the tool: bridge_tool.c)
+ *     POMPT_Init();         (starts the tool: bridge_tool.c)
  *     POMP_Init_Handles();
  *   }
  *
@@ -517,15 +517,17 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
    * the constructors of the libraries loaded with the program have run by
    * now, a tool's among them when it is linked with the program or
    * preloaded (libpompt's would otherwise call into it before its own,
-   * which crashed Caliper).  Priority 102: after libpompt's 101 ones in a
+   * which crashed Caliper).  POMPT_Init, not POMP_Init, which tools that
+   * implement OPARI's POMP interface define too (TAU; preloaded, theirs
+   * would be called).  Priority 102: after libpompt's 101 ones in a
    * static link, before the program's own constructors, which may run
    * OpenMP code. */
   fputs("}\n"
         "const int POMPT_start_from_program_v1 = 1;\n"
-        "extern int POMP_Init(void);\n"
+        "extern int POMPT_Init(void);\n"
         "__attribute__((constructor(102))) static void "
         "pompt_init_handles(void) {\n"
-        "  POMP_Init();\n"
+        "  POMPT_Init();\n"
         "  POMP_Init_Handles();\n"
         "}\n",
         f);

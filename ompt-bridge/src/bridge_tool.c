@@ -86,6 +86,29 @@ int bridge_inside_libpompt(const void *addr) {
          dladdr(addr, &theirs) && mine.dli_fbase == theirs.dli_fbase;
 }
 
+/* A tool that implements OPARI's POMP interface (TAU's libTAU exports
+ * POMP_Init, POMP_On, POMP_Finalize, ... as stubs) and comes first in the
+ * lookup order (preloaded: tau_exec) receives the program's calls of those
+ * routines: #pragma pomp inst init, on, off, finalize do nothing then.
+ * Said once at start. */
+static void check_pomp_routines(void) {
+  static const char *const names[] = {"POMP_Init", "POMP_On", "POMP_Off",
+                                      "POMP_Finalize"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    void *p = dlsym(RTLD_DEFAULT, names[i]);
+    Dl_info info;
+    if (!p || bridge_inside_libpompt(p) || !dladdr(p, &info))
+      continue;
+    fprintf(stderr,
+            "pompt: %s is %s's, not libpompt's (a tool with OPARI's POMP "
+            "interface, preloaded?): the program's POMP_Init, POMP_On, "
+            "POMP_Off and POMP_Finalize ('#pragma pomp inst') reach it, not "
+            "pompt; load the OMPT tool with OMP_TOOL_LIBRARIES, not LD_PRELOAD\n",
+            names[i], info.dli_fname ? info.dli_fname : "another library");
+    return;
+  }
+}
+
 /* The registration log between its START and END lines is written in the
  * format of LLVM's libomp: OpenMP leaves the format to the implementation,
  * and tools' test suites (LLVM's, Archer's) and users compare it with
@@ -305,6 +328,7 @@ static void do_init(void) {
                "libpompt provides OMPT (do not let the runtime start a tool "
                "too)");
   }
+  check_pomp_routines();
   bridge_inquiry_init();
   bridge_atomic_setup();
   bridge_frame_flags_setup();
@@ -396,7 +420,7 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
 }
 
 /* Defined by the unit pomp-link adds to a program (or shared library) it
- * links, whose constructor starts the tool (POMP_Init). */
+ * links, whose constructor starts the tool (POMPT_Init). */
 extern const int POMPT_start_from_program_v1 __attribute__((weak));
 
 int bridge_start_deferred(void) {

@@ -106,6 +106,10 @@ typedef struct POMP_Team {
 /* ---- Monitoring library control (section 3.6) ---------------------------- */
 
 int32_t POMP_Init(void);
+/* POMP_Init under pompt's own name, which the unit pomp-link adds calls:
+ * tools that implement OPARI's POMP interface (TAU) export a POMP_Init of
+ * their own, which a preloaded one would put in libpompt's place. */
+int32_t POMPT_Init(void);
 int32_t POMP_Finalize(void);
 int32_t POMP_On(void);
 int32_t POMP_Off(void);

@@ -125,10 +125,14 @@ __attribute__((constructor(101))) static void pomp_control_init(void) {
 /* ---- Library control
  * --------------------------------------------------------- */
 
-EXPORT int32_t POMP_Init(void) {
+EXPORT int32_t POMPT_Init(void) {
   bridge_init();
   pomp_active_settle();
   return POMP_SUCCESS;
+}
+
+EXPORT int32_t POMP_Init(void) {
+  return POMPT_Init();
 }
 
 EXPORT int32_t POMP_Finalize(void) {

@@ -18,7 +18,7 @@
  * not skipped (the routines check for a tool themselves); cleared once it
  * was decided, when no tool was activated: by the constructor below, or,
  * where the program's constructor starts the tool (bridge_tool.c), by
- * POMP_Init.  It is never set again: the bridge decides once.  Exported and
+ * POMPT_Init.  It is never set again: the bridge decides once.  Exported and
  * accessed by libpompt through its symbol, so that a program's copy of it
  * (a copy relocation) is the one written. */
 EXPORT int POMPT_active = 1;
