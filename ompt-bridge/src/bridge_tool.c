@@ -99,12 +99,13 @@ static void check_pomp_routines(void) {
     Dl_info info;
     if (!p || bridge_inside_libpompt(p) || !dladdr(p, &info))
       continue;
-    fprintf(stderr,
-            "pompt: %s is %s's, not libpompt's (a tool with OPARI's POMP "
-            "interface, preloaded?): the program's POMP_Init, POMP_On, "
-            "POMP_Off and POMP_Finalize ('#pragma pomp inst') reach it, not "
-            "pompt; load the OMPT tool with OMP_TOOL_LIBRARIES, not LD_PRELOAD\n",
-            names[i], info.dli_fname ? info.dli_fname : "another library");
+    fprintf(
+        stderr,
+        "pompt: %s is %s's, not libpompt's (a tool with OPARI's POMP "
+        "interface, preloaded?): the program's POMP_Init, POMP_On, "
+        "POMP_Off and POMP_Finalize ('#pragma pomp inst') reach it, not "
+        "pompt; load the OMPT tool with OMP_TOOL_LIBRARIES, not LD_PRELOAD\n",
+        names[i], info.dli_fname ? info.dli_fname : "another library");
     return;
   }
 }
