@@ -245,10 +245,15 @@ void bridge_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
 void bridge_dispatch(int bucket, ompt_dispatch_t kind, ompt_data_t instance,
                      void *frame);
 /* single: begin/end only on the thread that executes the block; exit on
- * every thread (the others are reported as single_other there). */
+ * every thread (the others are reported as single_other there).  The
+ * begins carry the construct's codeptr_ra (its enter event's: one address
+ * for the construct on every thread, as a native runtime's entry gives),
+ * construct in bridge_single_exit, which gives it to a non-executing
+ * thread's end too (libomp's one call); the executor's end, its event's. */
 void bridge_single_begin(const void *codeptr, void *frame);
 void bridge_single_end(const void *codeptr, void *frame);
-void bridge_single_exit(const void *codeptr, void *frame);
+void bridge_single_exit(const void *codeptr, const void *construct,
+                        void *frame);
 
 /* masked (master) */
 void bridge_masked(ompt_scope_endpoint_t endpoint, const void *codeptr,

@@ -854,7 +854,8 @@ void bridge_single_end(const void *codeptr, void *frame) {
 }
 
 static inline __attribute__((always_inline)) void
-single_exit(bridge_thread_t *t, const void *codeptr, int quick) {
+single_exit(bridge_thread_t *t, const void *codeptr, const void *construct,
+            int quick) {
   bridge_task_t *task = t->cur;
   if (!task)
     return;
@@ -875,25 +876,26 @@ single_exit(bridge_thread_t *t, const void *codeptr, int quick) {
   ompt_callback_work_t cb = BRIDGE_ACTIVE(BRIDGE_B_WORKSHARE_EE, work);
   if (cb && announced(t)) {
     ompt_data_t *pd = parallel_data_of(task), *td = task_data_of(task);
-    cb(ompt_work_single_other, ompt_scope_begin, pd, td, 1, codeptr);
-    cb(ompt_work_single_other, ompt_scope_end, pd, td, 1, codeptr);
+    cb(ompt_work_single_other, ompt_scope_begin, pd, td, 1, construct);
+    cb(ompt_work_single_other, ompt_scope_end, pd, td, 1, construct);
   }
 }
 
-static __attribute__((noinline)) void single_exit_slow(const void *codeptr,
-                                                       void *frame) {
+static __attribute__((noinline)) void
+single_exit_slow(const void *codeptr, const void *construct, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (t)
-    single_exit(t, codeptr, 0);
+    single_exit(t, codeptr, construct, 0);
 }
 
-void bridge_single_exit(const void *codeptr, void *frame) {
+void bridge_single_exit(const void *codeptr, const void *construct,
+                        void *frame) {
   bridge_thread_t *t = enter_quick(frame, 0);
   if (__builtin_expect(!t, 0)) {
-    single_exit_slow(codeptr, frame);
+    single_exit_slow(codeptr, construct, frame);
     return;
   }
-  single_exit(t, codeptr, 1);
+  single_exit(t, codeptr, construct, 1);
 }
 
 /* masked: like work, recorded only when the begin is delivered. */

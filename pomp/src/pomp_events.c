@@ -274,7 +274,7 @@ EXPORT int32_t POMP_Single_begin(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
   pomp_region_site(r, POMP_SITE_BEGIN, CODEPTR);
-  bridge_single_begin(CODEPTR, FRAME);
+  bridge_single_begin(pomp_region_construct(r, CODEPTR), FRAME);
   return POMP_SUCCESS;
 }
 
@@ -289,7 +289,7 @@ EXPORT int32_t POMP_Single_exit(POMP_Handle_t handle, int32_t thread_id) {
   (void)thread_id;
   LATER_EVENT(handle);
   pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
-  bridge_single_exit(CODEPTR, FRAME);
+  bridge_single_exit(CODEPTR, pomp_region_construct(r, CODEPTR), FRAME);
   return POMP_SUCCESS;
 }
 

@@ -299,7 +299,7 @@ EXPORT int32_t POMPT_Single_enter(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Single_begin(POMPT_Desc_t *d) {
   D_LATER(d);
   pomp_region_site(r, POMP_SITE_BEGIN, CODEPTR);
-  bridge_single_begin(CODEPTR, FRAME);
+  bridge_single_begin(pomp_region_construct(r, CODEPTR), FRAME);
   return POMP_SUCCESS;
 }
 
@@ -313,7 +313,7 @@ EXPORT int32_t POMPT_Single_end(POMPT_Desc_t *d) {
 EXPORT int32_t POMPT_Single_exit(POMPT_Desc_t *d) {
   D_LATER(d);
   pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
-  bridge_single_exit(CODEPTR, FRAME);
+  bridge_single_exit(CODEPTR, pomp_region_construct(r, CODEPTR), FRAME);
   return POMP_SUCCESS;
 }
 
@@ -323,7 +323,7 @@ EXPORT int32_t POMPT_Single_exit_barrier(POMPT_Desc_t *d) {
   struct pomp_region *r = pomp_desc_later(d);
   if (r) {
     pomp_region_site(r, POMP_SITE_EXIT, CODEPTR);
-    bridge_single_exit(CODEPTR, FRAME);
+    bridge_single_exit(CODEPTR, pomp_region_construct(r, CODEPTR), FRAME);
   }
   BARRIER_AFTER_EXIT(d);
 }

@@ -159,6 +159,15 @@ static inline void pomp_region_site(struct pomp_region *r, int slot,
 
 const char *pomp_region_kind_name(pomp_region_kind_t kind);
 
+/* The construct's codeptr_ra: its first event's (recorded by the first
+ * thread to reach it), or codeptr before any was. */
+static inline const void *pomp_region_construct(struct pomp_region *r,
+                                                const void *codeptr) {
+  const void *first =
+      __atomic_load_n(&r->sites[POMP_SITE_FIRST], __ATOMIC_RELAXED);
+  return first ? first : codeptr;
+}
+
 /* Once the tool's activation was decided: clears POMPT_active when no tool
  * was activated (pomp_task.c). */
 void pomp_active_settle(void);

@@ -83,7 +83,7 @@ static void ws_exit_wait(POMPT_Desc_t *d, enum ws_kind ws, const void *codeptr,
       break;
     case WS_SINGLE:
       pomp_region_site(r, POMP_SITE_EXIT, codeptr);
-      bridge_single_exit(codeptr, frame);
+      bridge_single_exit(codeptr, pomp_region_construct(r, codeptr), frame);
       break;
     }
   } else {
