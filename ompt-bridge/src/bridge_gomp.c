@@ -721,15 +721,6 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_task)(void (*fn)(void *), void *data,
 #endif
 
 #ifndef POMPT_STATIC_LIB
-/* Whether p lies in a runtime with native OMPT (LLVM's libomp, which
- * provides libgomp's entries too). */
-static int in_native_runtime(void *p) {
-  void *kmpc = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
-  Dl_info a, b;
-  return kmpc && dladdr(p, &a) && dladdr(kmpc, &b) &&
-         a.dli_fbase == b.dli_fbase;
-}
-
 void *bridge_gomp_real(const char *name) {
   /* libomp ahead of libpompt (preloaded: tau_exec -ompt does so) runs the
    * program's calls of libgomp's entries; libpompt then stands down, and
@@ -738,7 +729,7 @@ void *bridge_gomp_real(const char *name) {
    * Not any first definition: a wrapper preloaded in front of libgomp
    * calls the next one, libpompt's, which would call it again. */
   void *p = dlsym(RTLD_DEFAULT, name);
-  if (p && in_native_runtime(p))
+  if (p && bridge_in_native_runtime(p))
     return p;
   p = dlsym(RTLD_NEXT, name);
   if (p)

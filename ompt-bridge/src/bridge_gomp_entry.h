@@ -51,6 +51,9 @@ void *bridge_gomp_real(const char *name);
  * code takes it: that goes through the same lookup and is libgomp's too
  * where libgomp comes first.) */
 int bridge_inside_libpompt(const void *addr);
+/* Whether addr lies in a runtime with native OMPT (LLVM's libomp, which
+ * provides libgomp's entries too; bridge_tool.c). */
+int bridge_in_native_runtime(const void *addr);
 #define GOMP_INTERPOSED(name) bridge_inside_libpompt(dlsym(RTLD_DEFAULT, #name))
 #endif
 

@@ -52,10 +52,12 @@ static legacy_region_t *legacy_take(void) {
 
 /* Before libgomp's start entry: a record with parallel_begin delivered, or
  * NULL when the region is not reported (no tool, an instrumented
- * construct's region, no memory). */
+ * construct's region, no memory).  start, incr: a combined loop's bounds,
+ * for its chunks (incr 0: no loop). */
 static legacy_region_t *legacy_begin(void (*fn)(void *), void *data,
                                      unsigned num_threads, void *frame,
-                                     const void *caller, int work) {
+                                     const void *caller, int work, long start,
+                                     long incr) {
   if (!bridge_active)
     return NULL;
   legacy_region_t *r = legacy_take();
@@ -67,6 +69,8 @@ static legacy_region_t *legacy_begin(void (*fn)(void *), void *data,
     legacy_free = r;
     return NULL;
   }
+  r->lr.loop_start = start;
+  r->lr.loop_incr = incr;
   return r;
 }
 
@@ -93,7 +97,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel_start)(void (*fn)(void *), void *data,
   GOMP_REAL_ENSURE(real_parallel_start, GOMP_parallel_start);
   void *frame = BRIDGE_FRAME();
   legacy_region_t *r = legacy_begin(fn, data, num_threads, frame,
-                                    __builtin_return_address(0), 0);
+                                    __builtin_return_address(0), 0, 0, 0);
   real_parallel_start(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads);
   if (r)
     legacy_started(r, frame);
@@ -112,12 +116,9 @@ typedef void (*gomp_parallel_loop_start_t)(void (*)(void *), void *, unsigned,
                                     long end, long incr, long chunk) {         \
     GOMP_REAL_ENSURE(var, name);                                               \
     void *frame = BRIDGE_FRAME();                                              \
-    legacy_region_t *r = legacy_begin(fn, data, num_threads, frame,            \
-                                      __builtin_return_address(0), (work));    \
-    if (r) {                                                                   \
-      r->lr.loop_start = start;                                                \
-      r->lr.loop_incr = incr;                                                  \
-    }                                                                          \
+    legacy_region_t *r =                                                       \
+        legacy_begin(fn, data, num_threads, frame,                             \
+                     __builtin_return_address(0), (work), start, incr);        \
     var(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads, start, end, incr, \
         chunk);                                                                \
     if (r)                                                                     \
@@ -141,13 +142,9 @@ GOMP_ENTRY(GOMP_parallel_loop_runtime_start)(void (*fn)(void *), void *data,
                                              long end, long incr) {
   GOMP_REAL_ENSURE(real_loop_runtime_start, GOMP_parallel_loop_runtime_start);
   void *frame = BRIDGE_FRAME();
-  legacy_region_t *r =
-      legacy_begin(fn, data, num_threads, frame, __builtin_return_address(0),
-                   bridge_active ? (int)bridge_loop_work_runtime() : 0);
-  if (r) {
-    r->lr.loop_start = start;
-    r->lr.loop_incr = incr;
-  }
+  legacy_region_t *r = legacy_begin(
+      fn, data, num_threads, frame, __builtin_return_address(0),
+      bridge_active ? (int)bridge_loop_work_runtime() : 0, start, incr);
   real_loop_runtime_start(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads,
                           start, end, incr);
   if (r)
@@ -167,7 +164,7 @@ GOMP_EXPORT void GOMP_ENTRY(GOMP_parallel_sections_start)(void (*fn)(void *),
   void *frame = BRIDGE_FRAME();
   legacy_region_t *r =
       legacy_begin(fn, data, num_threads, frame, __builtin_return_address(0),
-                   ompt_work_sections);
+                   ompt_work_sections, 0, 0);
   real_sections_start(LEGACY_FN(r, fn), LEGACY_DATA(r, data), num_threads,
                       count);
   if (r)

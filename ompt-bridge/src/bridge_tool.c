@@ -78,6 +78,13 @@ static int native_ompt_runtime(void) {
   return dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
 }
 
+int bridge_in_native_runtime(const void *addr) {
+  void *kmpc = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+  Dl_info a, b;
+  return kmpc && dladdr(addr, &a) && dladdr(kmpc, &b) &&
+         a.dli_fbase == b.dli_fbase;
+}
+
 typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned, const char *);
 
 int bridge_inside_libpompt(const void *addr) {
