@@ -99,8 +99,18 @@ void *bridge_arena_alloc(size_t size, size_t align);
  * allocated.  For the rare object dropped before it was ever used. */
 void bridge_arena_release(void *p);
 
-/* Tool discovery and activation (idempotent, thread-safe). */
+/* Reads the settings and prepares the tool's start (idempotent,
+ * thread-safe): with POMPT_TOOL_START=load it starts the tool now;
+ * otherwise the start is armed and the first event starts it. */
 void bridge_init(void);
+/* Starts the tool now if its start is armed (POMP_Init). */
+void bridge_start_tool(void);
+/* Whether the tool's start waits for the first event (not on the thread
+ * that is starting it). */
+int bridge_start_armed(void);
+/* fn runs once whether a tool is active was decided (from a constructor
+ * with a priority below 102). */
+void bridge_on_start_decided(void (*fn)(void));
 /* Whether the program's constructor starts the tool (POMP_Init, from the
  * unit pomp-link adds) rather than libpompt's. */
 int bridge_start_deferred(void);

@@ -113,6 +113,13 @@ static void start_initial_task(bridge_thread_t *t, ompt_data_t *region);
 bridge_thread_t *bridge_thread_discover(void) {
   if (bridge_self)
     return bridge_self;
+  /* The process's first event starts the tool (bridge_tool.c), which makes
+   * the starting thread's record; any other thread waits for the start. */
+  if (__builtin_expect(bridge_start_armed(), 0)) {
+    bridge_start_tool();
+    if (bridge_self || !bridge_active)
+      return bridge_self;
+  }
   int expected = 0;
   if (atomic_compare_exchange_strong(&initial_seen, &expected, 1))
     return thread_create(ompt_thread_initial); /* its task: at activation */

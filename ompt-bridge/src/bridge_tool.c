@@ -298,21 +298,38 @@ void bridge_frame_flags_setup(void) {
                                          : "frame pointers");
 }
 
-static void do_init(void) {
-#ifdef BRIDGE_HAVE_MEMCHECK
-  /* Valgrind preloads its tool's library into the program. */
-  const char *preload = getenv("LD_PRELOAD");
-  bridge_under_memcheck = RUNNING_ON_VALGRIND && preload &&
-                          strstr(preload, "vgpreload_memcheck") != NULL;
-#endif
-  open_verbose();
-  bridge_log("libpompt %s: OMPT provider for POMP-instrumented programs",
-             POMPT_VERSION_STRING);
-  bridge_gomp_setup();
+/* When the tool starts (POMPT_TOOL_START): at the program's first OpenMP
+ * event, as LLVM's libomp starts it at its first runtime call (the
+ * default), or as soon as libpompt is ready ("load"). */
+static int start_at_load;
+/* The start is armed until the first event decides it: events run their
+ * active paths (bridge_active is 1, no callback is registered yet) until
+ * one asks for its thread's record (bridge_thread_discover), which starts
+ * the tool first.  No thread has a record before that. */
+static atomic_int armed;
+static pthread_once_t start_once = PTHREAD_ONCE_INIT;
+/* The thread inside do_start: its own events do not wait for it. */
+static __thread int starting_here;
+static void (*decided_hook)(void);
+
+void bridge_on_start_decided(void (*fn)(void)) {
+  decided_hook = fn;
+}
+
+static void start_decided(void) {
+  atomic_store(&armed, 0);
+  if (decided_hook)
+    decided_hook();
+}
+
+static void do_start(void) {
+  /* No event delivers anything before initialize returned. */
+  bridge_active = 0;
   const char *omp_tool = getenv("OMP_TOOL");
   if (omp_tool && !strcasecmp(omp_tool, "disabled")) {
     reg_log("OMP tool disabled.\n");
     bridge_log("OMP_TOOL=disabled: no tool");
+    start_decided();
     return;
   }
   if (omp_tool && *omp_tool && strcasecmp(omp_tool, "enabled"))
@@ -320,31 +337,10 @@ static void do_init(void) {
             "pompt: OMP_TOOL='%s' is neither 'enabled' nor 'disabled'; "
             "treated as enabled\n",
             omp_tool);
-  const char *force = getenv("POMPT_FORCE");
-  int forced = force && !strcmp(force, "1");
-  if (force && *force && strcmp(force, "0") && !forced)
-    fprintf(stderr, "pompt: POMPT_FORCE='%s' is neither 0 nor 1; ignored\n",
-            force);
-  if (native_ompt_runtime()) {
-    if (!forced) {
-      bridge_native_ompt = 1;
-      bridge_log("OMPT provider: the OpenMP runtime (LLVM libomp, native "
-                 "OMPT); libpompt stands down (POMPT_FORCE=1 overrides)");
-      return;
-    }
-    bridge_log("the OpenMP runtime has native OMPT, but POMPT_FORCE=1: "
-               "libpompt provides OMPT (do not let the runtime start a tool "
-               "too)");
-  }
-  check_pomp_routines();
-  bridge_inquiry_init();
-  bridge_atomic_setup();
-  bridge_frame_flags_setup();
-  bridge_set_results_setup();
-  bridge_work_loop_setup();
   tool = find_tool();
   if (!tool) {
     bridge_log("no tool: events are not delivered");
+    start_decided();
     return;
   }
   /* Before initialize: a tool may initialise PAPI there. */
@@ -357,6 +353,7 @@ static void do_init(void) {
     bridge_log("tool initialize returned 0: tool not activated");
     clear_callbacks();
     tool = NULL;
+    start_decided();
     return;
   }
   if (atomic_load(&finalized)) {
@@ -366,6 +363,7 @@ static void do_init(void) {
       tool->finalize(&tool->tool_data);
     clear_callbacks();
     tool = NULL;
+    start_decided();
     return;
   }
   bridge_log("OMPT provider: libpompt (the tool is activated)");
@@ -375,10 +373,75 @@ static void do_init(void) {
   bridge_tables_update(); /* the lane's slots, filled only from now */
   atexit(at_exit);
   bridge_thread_start_initial();
+  start_decided();
+}
+
+static void do_start_here(void) {
+  starting_here = 1;
+  do_start();
+  starting_here = 0;
+}
+
+static void do_init(void) {
+#ifdef BRIDGE_HAVE_MEMCHECK
+  /* Valgrind preloads its tool's library into the program. */
+  const char *preload = getenv("LD_PRELOAD");
+  bridge_under_memcheck = RUNNING_ON_VALGRIND && preload &&
+                          strstr(preload, "vgpreload_memcheck") != NULL;
+#endif
+  open_verbose();
+  bridge_log("libpompt %s: OMPT provider for POMP-instrumented programs",
+             POMPT_VERSION_STRING);
+  bridge_gomp_setup();
+  const char *force = getenv("POMPT_FORCE");
+  int forced = force && !strcmp(force, "1");
+  if (force && *force && strcmp(force, "0") && !forced)
+    fprintf(stderr, "pompt: POMPT_FORCE='%s' is neither 0 nor 1; ignored\n",
+            force);
+  if (native_ompt_runtime()) {
+    if (!forced) {
+      bridge_native_ompt = 1;
+      bridge_log("OMPT provider: the OpenMP runtime (LLVM libomp, native "
+                 "OMPT); libpompt stands down (POMPT_FORCE=1 overrides)");
+      if (decided_hook)
+        decided_hook();
+      return;
+    }
+    bridge_log("the OpenMP runtime has native OMPT, but POMPT_FORCE=1: "
+               "libpompt provides OMPT (do not let the runtime start a tool "
+               "too)");
+  }
+  check_pomp_routines();
+  bridge_inquiry_init();
+  bridge_atomic_setup();
+  bridge_frame_flags_setup();
+  bridge_set_results_setup();
+  bridge_work_loop_setup();
+  start_at_load =
+      bridge_env_choice("POMPT_TOOL_START", "first-event", "load", 0);
+  /* OMP_TOOL=disabled decides at once: the events take their no-tool
+   * paths from the start. */
+  const char *omp_tool = getenv("OMP_TOOL");
+  if (start_at_load || (omp_tool && !strcasecmp(omp_tool, "disabled"))) {
+    pthread_once(&start_once, do_start_here);
+    return;
+  }
+  atomic_store(&armed, 1);
+  bridge_active = 1;
 }
 
 void bridge_init(void) {
   pthread_once(&init_once, do_init);
+}
+
+void bridge_start_tool(void) {
+  bridge_init();
+  if (atomic_load_explicit(&armed, memory_order_acquire) && !starting_here)
+    pthread_once(&start_once, do_start_here);
+}
+
+int bridge_start_armed(void) {
+  return atomic_load_explicit(&armed, memory_order_relaxed) && !starting_here;
 }
 
 void bridge_finalize(void) {

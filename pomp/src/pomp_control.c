@@ -125,14 +125,18 @@ __attribute__((constructor(101))) static void pomp_control_init(void) {
 /* ---- Library control
  * --------------------------------------------------------- */
 
+/* From the constructor of the unit pomp-link adds: the tool starts at the
+ * first event (or now, with POMPT_TOOL_START=load). */
 EXPORT int32_t POMPT_Init(void) {
   bridge_init();
-  pomp_active_settle();
   return POMP_SUCCESS;
 }
 
+/* The program asks for the monitoring to start ("#pragma pomp inst init"):
+ * the tool starts now. */
 EXPORT int32_t POMP_Init(void) {
-  return POMPT_Init();
+  bridge_start_tool();
+  return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMP_Finalize(void) {

@@ -15,10 +15,10 @@
 #include "pomp_region.h"
 
 /* Starts at 1 so that an event before the tool's activation was decided is
- * not skipped (the routines check for a tool themselves); cleared once it
- * was decided, when no tool was activated: by the constructor below, or,
- * where the program's constructor starts the tool (bridge_tool.c), by
- * POMPT_Init.  It is never set again: the bridge decides once.  Exported and
+ * not skipped (the first event starts the tool, and the routines check for
+ * a tool themselves); cleared once it was decided, when no tool was
+ * activated (bridge_tool.c calls back, below).  It is never set again: the
+ * bridge decides once.  Exported and
  * accessed by libpompt through its symbol, so that a program's copy of it
  * (a copy relocation) is the one written. */
 EXPORT int POMPT_active = 1;
@@ -28,9 +28,8 @@ void pomp_active_settle(void) {
     POMPT_active = 0;
 }
 
-__attribute__((constructor(103))) static void pompt_active_init(void) {
-  if (!bridge_start_deferred())
-    pomp_active_settle();
+__attribute__((constructor(101))) static void pompt_active_init(void) {
+  bridge_on_start_decided(pomp_active_settle);
 }
 
 EXPORT POMPT_Task_t POMPT_Task_create_begin(POMPT_Desc_t *d,
