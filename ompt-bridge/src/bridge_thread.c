@@ -384,6 +384,19 @@ void bridge_threads_end_all(void) {
     thread_end(me);
 }
 
+void bridge_pool_shrunk(bridge_thread_t *primary, int size) {
+  /* libgomp lets the threads past a smaller team's size go when it starts
+   * that team; a larger team later gets new threads in their places, so
+   * the pool's last team cannot tell such a thread from one docked, and
+   * finalisation ended it from its own thread (its last callbacks came
+   * from there) when it had not ended itself by then.  A thread the team
+   * took keeps a number below size (noted when it joined). */
+  for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
+    if (__atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == primary &&
+        __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >= size)
+      atomic_store_explicit(&t->leaving, 1, memory_order_relaxed);
+}
+
 /* Threads that libgomp let go after their last region (surplus pool
  * threads, threads of nested teams) end themselves in on_thread_exit, on
  * their own thread, as a tool expects; the program may exit before they
