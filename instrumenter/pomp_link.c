@@ -14,7 +14,7 @@
  *   }
  *   const int POMPT_start_from_program_v1 = 1;
  *   __attribute__((constructor(102))) static void pompt_init_handles(void) {
- *     POMPT_Init();         (starts the tool: bridge_tool.c)
+ *     POMPT_Init();         (readies the tool's start: bridge_tool.c)
  *     POMP_Init_Handles();
  *   }
  *
@@ -513,13 +513,14 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
         f);
   for (size_t i = 0; i < syms->n; i++)
     fprintf(f, "  if (%s)\n    %s();\n", syms->v[i], syms->v[i]);
-  /* The tool is started here rather than from libpompt's own constructor:
-   * the constructors of the libraries loaded with the program have run by
-   * now, a tool's among them when it is linked with the program or
-   * preloaded (libpompt's would otherwise call into it before its own,
-   * which crashed Caliper).  POMPT_Init, not POMP_Init, which tools that
-   * implement OPARI's POMP interface define too (TAU; preloaded, theirs
-   * would be called).  Priority 102: after libpompt's 101 ones in a
+  /* libpompt is readied here rather than from its own constructor (the
+   * tool then starts at the first event, or here with
+   * POMPT_TOOL_START=load): the constructors of the libraries loaded with
+   * the program have run by now, a tool's among them when it is linked
+   * with the program or preloaded (libpompt's would otherwise call into it
+   * before its own, which crashed Caliper).  POMPT_Init, not POMP_Init, which
+   * tools that implement OPARI's POMP interface define too (TAU; preloaded,
+   * theirs would be called).  Priority 102: after libpompt's 101 ones in a
    * static link, before the program's own constructors, which may run
    * OpenMP code. */
   fputs("}\n"

@@ -10,6 +10,11 @@
  * (LLVM libomp), libpompt stands down: that runtime starts the tool, and a
  * tool must never be initialised twice.  POMPT_FORCE=1 overrides this.
  *
+ * When: at the program's first OpenMP event (the first thread record asked
+ * for, bridge_thread_discover), as LLVM's libomp starts the tool at its
+ * first runtime call; POMPT_TOOL_START=load starts it once libpompt is
+ * ready, before main.
+ *
  * A tool that misbehaves (no initialize function, initialize returning 0,
  * finalize_tool from inside initialize) or a malformed variable gives a
  * message and leaves the program running without that tool, never a crash.
@@ -491,21 +496,22 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
 }
 
 /* Defined by the unit pomp-link adds to a program (or shared library) it
- * links, whose constructor starts the tool (POMPT_Init). */
+ * links, whose constructor readies the tool's start (POMPT_Init). */
 extern const int POMPT_start_from_program_v1 __attribute__((weak));
 
 int bridge_start_deferred(void) {
   return &POMPT_start_from_program_v1 != NULL;
 }
 
-/* Loading libpompt starts the tool, before main, like a runtime's own
- * initialisation would; in a program pomp-link linked, its constructor
- * does, once the constructors of the libraries loaded with it have run: a
- * tool linked with the program or preloaded is initialised by then, and
- * libpompt's constructor, which the dynamic loader runs before theirs,
- * would call into it before (Caliper crashed so, as would any tool whose
- * ompt_start_tool or callbacks need its constructors).  OpenMP code run
- * by a library's constructor in between goes unreported. */
+/* Loading libpompt readies it (bridge_init: the tool starts at the first
+ * event, or now with POMPT_TOOL_START=load); in a program pomp-link
+ * linked, its constructor does, once the constructors of the libraries
+ * loaded with it have run: a tool linked with the program or preloaded is
+ * initialised by then, and libpompt's constructor, which the dynamic
+ * loader runs before theirs, would call into it before (Caliper crashed
+ * so, as would any tool whose ompt_start_tool or callbacks need its
+ * constructors).  OpenMP code run by a library's constructor in between
+ * goes unreported. */
 __attribute__((constructor(102))) static void bridge_constructor(void) {
   if (!bridge_start_deferred())
     bridge_init();
