@@ -76,18 +76,49 @@ static void open_verbose(void) {
   }
 }
 
-/* LLVM's libomp (and the Intel runtime it came from) implement OMPT
- * themselves; their entry for a parallel region tells them apart from
- * libgomp, which has none. */
+/* Whether object defines name itself (not through a library it needs). */
+static int defines(const Dl_info *object, const char *name) {
+  void *h = dlopen(object->dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!h)
+    return 0;
+  void *p = dlsym(h, name);
+  Dl_info at;
+  int own = p && dladdr(p, &at) && at.dli_fbase == object->dli_fbase;
+  dlclose(h);
+  return own;
+}
+
+/* The loaded object that is LLVM's libomp (or the Intel runtime it came
+ * from), which implement OMPT themselves: found by an entry of their own
+ * API extension (kmp_set_defaults), and defining their entry for a
+ * parallel region too.  Not any object that defines __kmpc_fork_call: a
+ * tracer preloaded for both runtimes (Extrae's libomptrace.so) wraps it
+ * and libgomp's entries alike, and libpompt took its GOMP_parallel for
+ * libomp's, which called libpompt's again, until the stack overflowed. */
+static void *native_base; /* the object's load address, or NULL */
+static pthread_once_t native_once = PTHREAD_ONCE_INIT;
+
+/* Once, at load as a rule (the entries' load-time lookups ask first):
+ * libgomp's entries are looked up again later, on any thread, and a lookup
+ * allocates in dlsym's error path, where a tracer preloaded for malloc may
+ * not expect it. */
+static void find_native_runtime(void) {
+  Dl_info runtime;
+  void *k = dlsym(RTLD_DEFAULT, "kmp_set_defaults");
+  if (k && dladdr(k, &runtime) && runtime.dli_fname &&
+      defines(&runtime, "__kmpc_fork_call"))
+    native_base = runtime.dli_fbase;
+}
+
 static int native_ompt_runtime(void) {
-  return dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
+  pthread_once(&native_once, find_native_runtime);
+  return native_base != NULL;
 }
 
 int bridge_in_native_runtime(const void *addr) {
-  void *kmpc = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
-  Dl_info a, b;
-  return kmpc && dladdr(addr, &a) && dladdr(kmpc, &b) &&
-         a.dli_fbase == b.dli_fbase;
+  Dl_info a;
+  return native_ompt_runtime() && dladdr(addr, &a) &&
+         a.dli_fbase == native_base;
 }
 
 typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned, const char *);
