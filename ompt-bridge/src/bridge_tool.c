@@ -252,6 +252,19 @@ static ompt_start_tool_result_t *search_libraries(void) {
   return found;
 }
 
+/* ThreadSanitizer's runtime, which a program built with it loads first
+ * (a weak reference: resolved by the loader, no lookup at run time). */
+extern void __tsan_func_entry(void *) __attribute__((weak));
+
+/* Archer accepts only in a program built with ThreadSanitizer, so without
+ * one libpompt does not try to open it: a failed dlopen allocates its
+ * error message through the program's malloc, and a tracer preloaded for
+ * malloc (Extrae) corrupted its heap there.  With OMP_TOOL_VERBOSE_INIT
+ * set it is tried anyway, so that the log has libomp's lines. */
+static int tsan_in_process(void) {
+  return __tsan_func_entry != NULL;
+}
+
 /* OpenMP 5.2's order: a tool in the address space, then OMP_TOOL_LIBRARIES.
  * Then, as LLVM's libomp does (not in the specification), Archer: its
  * ompt_start_tool accepts only in a program built with ThreadSanitizer, so
@@ -273,7 +286,7 @@ static ompt_start_tool_result_t *find_tool(void) {
     reg_log("Failed.\n");
   if (!r)
     r = search_libraries();
-  if (!r) {
+  if (!r && (verbose || tsan_in_process())) {
     reg_log("...searching tool libraries failed. Using archer tool.\n");
     r = try_library("libarcher.so", 0);
   }
