@@ -17,6 +17,9 @@
  *     POMPT_Init();         (readies the tool's start: bridge_tool.c)
  *     POMP_Init_Handles();
  *   }
+ *   __attribute__((constructor)) static void pompt_start(void) {
+ *     POMPT_Start();        (the tool starts, after the program's
+ *   }                        constructors)
  *
  * compiles it with the same compiler and links it with the user's objects,
  * libpompt and, for a program built without OpenMP, libpompt-stubs.  The
@@ -522,14 +525,22 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
    * tools that implement OPARI's POMP interface define too (TAU; preloaded,
    * theirs would be called).  Priority 102: after libpompt's 101 ones in a
    * static link, before the program's own constructors, which may run
-   * OpenMP code. */
+   * OpenMP code (its first event then starts the tool).  The tool starts
+   * at the last constructor, once the program's own have run (a tool
+   * compiled into the program in C++ has its static objects): this unit
+   * comes after the program's objects on the link line, and constructors
+   * of one priority run in link order. */
   fputs("}\n"
         "const int POMPT_start_from_program_v1 = 1;\n"
         "extern int POMPT_Init(void);\n"
+        "extern void POMPT_Start(void);\n"
         "__attribute__((constructor(102))) static void "
         "pompt_init_handles(void) {\n"
         "  POMPT_Init();\n"
         "  POMP_Init_Handles();\n"
+        "}\n"
+        "__attribute__((constructor)) static void pompt_start(void) {\n"
+        "  POMPT_Start();\n"
         "}\n",
         f);
   if (fclose(f) != 0) {

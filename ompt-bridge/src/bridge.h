@@ -101,10 +101,14 @@ void bridge_arena_release(void *p);
 
 /* Reads the settings and prepares the tool's start (idempotent,
  * thread-safe): with POMPT_TOOL_START=load it starts the tool now;
- * otherwise the start is armed and the first event starts it. */
+ * otherwise the start is armed, and the first event starts it unless
+ * bridge_start_before_main comes first. */
 void bridge_init(void);
 /* Starts the tool now if its start is armed (POMP_Init). */
 void bridge_start_tool(void);
+/* The program's constructors have run (the last one, pomp-link's): the
+ * tool starts now, unless POMPT_TOOL_START says otherwise. */
+void bridge_start_before_main(void);
 /* Whether the tool's start waits for the first event (not on the thread
  * that is starting it). */
 int bridge_start_armed(void);

@@ -10,10 +10,12 @@
  * (LLVM libomp), libpompt stands down: that runtime starts the tool, and a
  * tool must never be initialised twice.  POMPT_FORCE=1 overrides this.
  *
- * When: at the program's first OpenMP event (the first thread record asked
- * for, bridge_thread_discover), as LLVM's libomp starts the tool at its
- * first runtime call; POMPT_TOOL_START=load starts it once libpompt is
- * ready, before main.
+ * When: at the end of the program's constructors (the last one, in the
+ * unit pomp-link adds), where a program clang compiled calls libomp first
+ * (its entry for the thread number, at the top of main), or at the
+ * program's first OpenMP event if that comes earlier (the first thread
+ * record asked for, bridge_thread_discover).  POMPT_TOOL_START=first-event
+ * waits for the first event, load starts at once.
  *
  * A tool that misbehaves (no initialize function, initialize returning 0,
  * finalize_tool from inside initialize) or a malformed variable gives a
@@ -347,10 +349,12 @@ void bridge_frame_flags_setup(void) {
                                          : "frame pointers");
 }
 
-/* When the tool starts (POMPT_TOOL_START): at the program's first OpenMP
- * event, as LLVM's libomp starts it at its first runtime call (the
- * default), or as soon as libpompt is ready ("load"). */
-static int start_at_load;
+/* When the tool starts (POMPT_TOOL_START): at the end of the program's
+ * constructors, or at an OpenMP event before it ("main", the default);
+ * only at the program's first OpenMP event ("first-event"); or as soon as
+ * libpompt is ready ("load"). */
+enum { START_MAIN, START_FIRST_EVENT, START_LOAD };
+static int start_mode;
 /* The start is armed until the first event decides it: events run their
  * active paths (bridge_active is 1, no callback is registered yet) until
  * one asks for its thread's record (bridge_thread_discover), which starts
@@ -466,12 +470,21 @@ static void do_init(void) {
   bridge_frame_flags_setup();
   bridge_set_results_setup();
   bridge_work_loop_setup();
-  start_at_load =
-      bridge_env_choice("POMPT_TOOL_START", "first-event", "load", 0);
+  const char *when = getenv("POMPT_TOOL_START");
+  if (when && !strcmp(when, "first-event"))
+    start_mode = START_FIRST_EVENT;
+  else if (when && !strcmp(when, "load"))
+    start_mode = START_LOAD;
+  else if (when && *when && strcmp(when, "main"))
+    fprintf(stderr,
+            "pompt: POMPT_TOOL_START='%s' is not one of main, first-event, "
+            "load; using main\n",
+            when);
   /* OMP_TOOL=disabled decides at once: the events take their no-tool
    * paths from the start. */
   const char *omp_tool = getenv("OMP_TOOL");
-  if (start_at_load || (omp_tool && !strcasecmp(omp_tool, "disabled"))) {
+  if (start_mode == START_LOAD ||
+      (omp_tool && !strcasecmp(omp_tool, "disabled"))) {
     pthread_once(&start_once, do_start_here);
     return;
   }
@@ -487,6 +500,12 @@ void bridge_start_tool(void) {
   bridge_init();
   if (atomic_load_explicit(&armed, memory_order_acquire) && !starting_here)
     pthread_once(&start_once, do_start_here);
+}
+
+void bridge_start_before_main(void) {
+  bridge_init();
+  if (start_mode == START_MAIN)
+    bridge_start_tool();
 }
 
 int bridge_start_armed(void) {

@@ -110,6 +110,9 @@ int32_t POMP_Init(void);
  * tools that implement OPARI's POMP interface (TAU) export a POMP_Init of
  * their own, which a preloaded one would put in libpompt's place. */
 int32_t POMPT_Init(void);
+/* From the last constructor of the unit pomp-link adds: the tool starts
+ * (unless POMPT_TOOL_START=first-event or an OpenMP event started it). */
+void POMPT_Start(void);
 int32_t POMP_Finalize(void);
 int32_t POMP_On(void);
 int32_t POMP_Off(void);

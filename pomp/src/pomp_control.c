@@ -125,11 +125,20 @@ __attribute__((constructor(101))) static void pomp_control_init(void) {
 /* ---- Library control
  * --------------------------------------------------------- */
 
-/* From the constructor of the unit pomp-link adds: the tool starts at the
- * first event (or now, with POMPT_TOOL_START=load). */
+/* From the first constructor of the unit pomp-link adds: libpompt is
+ * readied (the tool starts at POMPT_Start or the first event before it,
+ * or now with POMPT_TOOL_START=load). */
 EXPORT int32_t POMPT_Init(void) {
   bridge_init();
   return POMP_SUCCESS;
+}
+
+/* From the last constructor of the unit pomp-link adds: the program's own
+ * constructors have run (a tool compiled into it has its static objects),
+ * and the tool starts before main, as a program clang compiled starts
+ * libomp's at the top of main. */
+EXPORT void POMPT_Start(void) {
+  bridge_start_before_main();
 }
 
 /* The program asks for the monitoring to start ("#pragma pomp inst init"):
