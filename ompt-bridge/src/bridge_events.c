@@ -356,15 +356,8 @@ static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
   bridge_thread_t *primary = team->pool_primary;
   /* Read by the finalising thread (relaxed: only after every region). */
   if (num == 0) {
-    if (primary && size > 1) {
-      int was = __atomic_load_n(&t->pool_size, __ATOMIC_RELAXED);
-      /* Noted at the region's end (bridge_parallel_exit), once every
-       * thread of the team has noted its place. */
-      if (__builtin_expect(size < was, 0))
-        t->pool_shrunk_to = size;
-      if (size != was)
-        __atomic_store_n(&t->pool_size, size, __ATOMIC_RELAXED);
-    }
+    if (primary && size > 1)
+      __atomic_store_n(&t->pool_size, size, __ATOMIC_RELAXED);
     return;
   }
   if (team->origin & BRIDGE_TEAM_POOL_DISCARDED)
@@ -631,10 +624,6 @@ void bridge_parallel_exit(POMP_Team_t *storage, const void *codeptr,
                                             memory_order_relaxed) != NULL,
                        0))
     bridge_discard_region_end(t, team); /* the region's tasks never begun */
-  if (__builtin_expect(t->pool_shrunk_to != 0, 0)) {
-    bridge_pool_shrunk(t, t->pool_shrunk_to);
-    t->pool_shrunk_to = 0;
-  }
   bridge_task_t *enc = team->encountering;
   bridge_set_state(t, bridge_working_state(t->cur), 0);
   if (delivered) {

@@ -316,9 +316,6 @@ typedef struct bridge_thread {
   struct bridge_thread *pool_primary;
   int pool_num;
   int pool_size;
-  /* The primary: its current outermost team is smaller than its last (0:
-   * not), so libgomp let the pool's threads past it go. */
-  int pool_shrunk_to;
   /* A worker of a team whose pool libgomp discards when the target region
    * that ran it on the host ends (BRIDGE_TEAM_POOL_DISCARDED): the
    * thread exits on its own then; finalisation waits for it to have ended
@@ -433,9 +430,6 @@ static inline bridge_thread_t *bridge_thread_peek(void) {
 }
 /* Called once at activation, on the initial thread. */
 void bridge_thread_start_initial(void);
-/* primary starts an outermost team of size threads, fewer than its last:
- * libgomp lets its pool's threads numbered size and above go. */
-void bridge_pool_shrunk(struct bridge_thread *primary, int size);
 /* Deliver a pending implicit-barrier end / implicit-task end. */
 void bridge_thread_flush(bridge_thread_t *t);
 /* End every explicit and implicit task still running on t (regions and

@@ -384,19 +384,6 @@ void bridge_threads_end_all(void) {
     thread_end(me);
 }
 
-void bridge_pool_shrunk(bridge_thread_t *primary, int size) {
-  /* libgomp lets the threads past a smaller team's size go when it starts
-   * that team; a larger team later gets new threads in their places, so
-   * the pool's last team cannot tell such a thread from one docked, and
-   * finalisation ended it from its own thread (its last callbacks came
-   * from there) when it had not ended itself by then.  A thread the team
-   * took keeps a number below size (noted when it joined). */
-  for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
-    if (__atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == primary &&
-        __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >= size)
-      atomic_store_explicit(&t->leaving, 1, memory_order_relaxed);
-}
-
 /* Threads that libgomp let go after their last region (surplus pool
  * threads, threads of nested teams) end themselves in on_thread_exit, on
  * their own thread, as a tool expects; the program may exit before they
@@ -407,6 +394,22 @@ void bridge_pool_shrunk(bridge_thread_t *primary, int size) {
  * and are ended by the caller. */
 #define EXIT_WAIT_US 1000
 #define EXIT_WAIT_MAX_US 2000000
+
+/* A worker of me's pool whose place a newer thread took: libgomp let it go
+ * when a smaller team started (the threads past its size) and gave the
+ * place to a new thread when a larger one followed, so the size of the
+ * pool's last team cannot tell it from a docked one.  Newer threads come
+ * first in the registry.  (Ended from the finalising thread, its last
+ * callbacks came from there when it had not ended itself by then:
+ * legacy-abi-4t under load.) */
+static int superseded(const bridge_thread_t *t, const bridge_thread_t *me) {
+  int num = __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED);
+  for (bridge_thread_t *u = atomic_load(&registry); u && u != t; u = u->next)
+    if (__atomic_load_n(&u->pool_primary, __ATOMIC_RELAXED) == me &&
+        __atomic_load_n(&u->pool_num, __ATOMIC_RELAXED) == num)
+      return 1;
+  return 0;
+}
 
 static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
   int ended = atomic_load(&t->ended);
@@ -424,8 +427,9 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
    * thread).  Another initial thread's pool (a pthread's) goes when that
    * thread exits, its workers with it: those are waited for. */
   if (me && __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == me)
-    return __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >=
-               __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED) &&
+    return (__atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >=
+                __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED) ||
+            superseded(t, me)) &&
            ended == 0;
   return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
          bridge_os_thread_runnable(t->tid);

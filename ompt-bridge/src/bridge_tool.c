@@ -355,10 +355,11 @@ void bridge_frame_flags_setup(void) {
  * libpompt is ready ("load"). */
 enum { START_MAIN, START_FIRST_EVENT, START_LOAD };
 static int start_mode;
-/* The start is armed until the first event decides it: events run their
- * active paths (bridge_active is 1, no callback is registered yet) until
- * one asks for its thread's record (bridge_thread_discover), which starts
- * the tool first.  No thread has a record before that. */
+/* The start is armed until it happens (bridge_start_before_main, or the
+ * first event): events run their active paths (bridge_active is 1, no
+ * callback is registered yet) until one asks for its thread's record
+ * (bridge_thread_discover), which starts the tool first.  No thread has a
+ * record before that. */
 static atomic_int armed;
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 /* The thread inside do_start: its own events do not wait for it. */
