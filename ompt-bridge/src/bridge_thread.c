@@ -117,9 +117,13 @@ bridge_thread_t *bridge_thread_discover(void) {
    * the starting thread's record; any other thread waits for the start. */
   if (__builtin_expect(bridge_start_armed(), 0)) {
     bridge_start_tool();
-    if (bridge_self || !bridge_active)
+    if (bridge_self)
       return bridge_self;
   }
+  /* No tool: the rest of an event that started while the start was armed
+   * (the region's other threads among them) has nothing to record. */
+  if (!bridge_active)
+    return NULL;
   int expected = 0;
   if (atomic_compare_exchange_strong(&initial_seen, &expected, 1))
     return thread_create(ompt_thread_initial); /* its task: at activation */
