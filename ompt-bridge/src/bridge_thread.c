@@ -405,8 +405,13 @@ void bridge_threads_end_all(void) {
  * pool's last team cannot tell it from a docked one.  Newer threads come
  * first in the registry.  (Ended from the finalising thread, its last
  * callbacks came from there when it had not ended itself by then:
- * legacy-abi-4t under load.) */
+ * legacy-abi-4t under load.)  Not with a place list (OMP_PLACES,
+ * OMP_PROC_BIND): libgomp then moves pool threads between numbers to
+ * match places and keeps those a smaller team does not use docked, and a
+ * docked one was waited for in vain (thread-exit-active). */
 static int superseded(const bridge_thread_t *t, const bridge_thread_t *me) {
+  if (omp_get_num_places && omp_get_num_places() > 0)
+    return 0;
   int num = __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED);
   for (bridge_thread_t *u = atomic_load(&registry); u && u != t; u = u->next)
     if (__atomic_load_n(&u->pool_primary, __ATOMIC_RELAXED) == me &&
