@@ -517,14 +517,14 @@ static int write_init_unit(const char *path, const struct du_argv *syms) {
   for (size_t i = 0; i < syms->n; i++)
     fprintf(f, "  if (%s)\n    %s();\n", syms->v[i], syms->v[i]);
   /* libpompt is readied here rather than from its own constructor (the
-   * tool then starts at the first event, or here with
-   * POMPT_TOOL_START=load): the constructors of the libraries loaded with
-   * the program have run by now, a tool's among them when it is linked
-   * with the program or preloaded (libpompt's would otherwise call into it
-   * before its own, which crashed Caliper).  POMPT_Init, not POMP_Init, which
-   * tools that implement OPARI's POMP interface define too (TAU; preloaded,
-   * theirs would be called).  Priority 102: after libpompt's 101 ones in a
-   * static link, before the program's own constructors, which may run
+   * tool starts in the last constructor below, at an OpenMP event before
+   * it, or here with POMPT_TOOL_START=load): the constructors of the libraries
+   * loaded with the program have run by now, a tool's among them when it is
+   * linked with the program or preloaded (libpompt's would otherwise call into
+   * it before its own, which crashed Caliper).  POMPT_Init, not POMP_Init,
+   * which tools that implement OPARI's POMP interface define too (TAU;
+   * preloaded, theirs would be called).  Priority 102: after libpompt's 101
+   * ones in a static link, before the program's own constructors, which may run
    * OpenMP code (its first event then starts the tool).  The tool starts
    * at the last constructor, once the program's own have run (a tool
    * compiled into the program in C++ has its static objects): this unit

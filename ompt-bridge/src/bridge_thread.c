@@ -407,8 +407,8 @@ void bridge_threads_end_all(void) {
  * callbacks came from there when it had not ended itself by then:
  * legacy-abi-4t under load.)  Not with a place list (OMP_PLACES,
  * OMP_PROC_BIND): libgomp then moves pool threads between numbers to
- * match places and keeps those a smaller team does not use docked, and a
- * docked one was waited for in vain (thread-exit-active). */
+ * match places, and a thread judged so was waited for in vain
+ * (thread-exit-active). */
 static int superseded(const bridge_thread_t *t, const bridge_thread_t *me) {
   if (omp_get_num_places && omp_get_num_places() > 0)
     return 0;
