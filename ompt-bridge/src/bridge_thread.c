@@ -338,7 +338,7 @@ static void end_own_thread(void *arg) {
     thread_end(t);
 }
 
-static void await_exiting_threads(const bridge_thread_t *me);
+static void await_exiting_threads(const bridge_thread_t *me, int after_team);
 
 void bridge_threads_end_all(void) {
   bridge_thread_t *me = bridge_self;
@@ -354,10 +354,8 @@ void bridge_threads_end_all(void) {
         atomic_compare_exchange_strong(&t->ended, &alive, BRIDGE_THREAD_GONE);
     }
   } else {
-    await_exiting_threads(me);
+    await_exiting_threads(me, 0);
   }
-  /* From here on the threads left are ended from this one. */
-  atomic_store(&exits_end_themselves, 0);
   int workers = 0;
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next)
     if (t != me && !atomic_load(&t->ended))
@@ -369,8 +367,13 @@ void bridge_threads_end_all(void) {
    * regions) are ended from here. */
   void (*gomp_parallel)(void (*)(void *), void *, unsigned, unsigned) =
       bridge_gomp_parallel_real();
-  if (workers > 0 && gomp_parallel && !(omp_in_parallel && omp_in_parallel()))
+  if (workers > 0 && gomp_parallel && !(omp_in_parallel && omp_in_parallel())) {
     gomp_parallel(end_own_thread, me, (unsigned)workers + 1, 0);
+    /* What that team did not reach of the pool is on its way out. */
+    await_exiting_threads(me, 1);
+  }
+  /* From here on the threads left are ended from this one. */
+  atomic_store(&exits_end_themselves, 0);
   /* Workers first, so that the initial thread ends last, as at a native
    * runtime's shutdown. */
   for (bridge_thread_t *t = atomic_load(&registry); t; t = t->next) {
@@ -405,13 +408,11 @@ void bridge_threads_end_all(void) {
  * pool's last team cannot tell it from a docked one.  Newer threads come
  * first in the registry.  (Ended from the finalising thread, its last
  * callbacks came from there when it had not ended itself by then:
- * legacy-abi-4t under load.)  Not with a place list (OMP_PLACES,
- * OMP_PROC_BIND): libgomp then moves pool threads between numbers to
- * match places, and a thread judged so was waited for in vain
- * (thread-exit-active). */
+ * legacy-abi-4t under load.)  Asked only once the pool's last team has
+ * ended every thread it reached: with a place list (OMP_PLACES,
+ * OMP_PROC_BIND) libgomp moves pool threads between numbers to match
+ * places and may keep such a thread docked, which that team reaches. */
 static int superseded(const bridge_thread_t *t, const bridge_thread_t *me) {
-  if (omp_get_num_places && omp_get_num_places() > 0)
-    return 0;
   int num = __atomic_load_n(&t->pool_num, __ATOMIC_RELAXED);
   for (bridge_thread_t *u = atomic_load(&registry); u && u != t; u = u->next)
     if (__atomic_load_n(&u->pool_primary, __ATOMIC_RELAXED) == me &&
@@ -420,7 +421,8 @@ static int superseded(const bridge_thread_t *t, const bridge_thread_t *me) {
   return 0;
 }
 
-static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
+static int exiting(const bridge_thread_t *t, const bridge_thread_t *me,
+                   int after_team) {
   int ended = atomic_load(&t->ended);
   if (ended == 1) /* thread_end sets the state undefined when done */
     return bridge_get_state(t, NULL) != ompt_state_undefined;
@@ -438,7 +440,7 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
   if (me && __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == me)
     return (__atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >=
                 __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED) ||
-            superseded(t, me)) &&
+            (after_team && superseded(t, me))) &&
            ended == 0;
   return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
          bridge_os_thread_runnable(t->tid);
@@ -446,22 +448,24 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me) {
 
 /* How many threads but me are still exiting; with stop_at_one, whether
  * any is (the polls need no more, and each asks the kernel). */
-static int count_exiting(const bridge_thread_t *me, int stop_at_one) {
+static int count_exiting(const bridge_thread_t *me, int stop_at_one,
+                         int after_team) {
   int n = 0;
   for (bridge_thread_t *t = atomic_load(&registry); t && !(stop_at_one && n);
        t = t->next)
-    n += t != me && exiting(t, me);
+    n += t != me && exiting(t, me, after_team);
   return n;
 }
 
-static void await_exiting_threads(const bridge_thread_t *me) {
+/* after_team: the pool's last team has run (superseded). */
+static void await_exiting_threads(const bridge_thread_t *me, int after_team) {
   long waited = 0;
-  while (count_exiting(me, 1) && waited < EXIT_WAIT_MAX_US) {
+  while (count_exiting(me, 1, after_team) && waited < EXIT_WAIT_MAX_US) {
     bridge_os_sleep_us(EXIT_WAIT_US);
     waited += EXIT_WAIT_US;
   }
   if (waited >= EXIT_WAIT_MAX_US) {
-    int left = count_exiting(me, 0);
+    int left = count_exiting(me, 0, after_team);
     if (left)
       bridge_log("finalisation: gave up waiting for %d exiting thread(s) "
                  "after %d ms",

@@ -22,8 +22,10 @@ failures = []
 
 def run(prog, env, args=("5",)):
     e = dict(os.environ)
+    # The cases set what they test; the user's places would answer for
+    # the "no places" case.
     for k in ("OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
-              "ACT_MODE", "POMPT_FORCE"):
+              "ACT_MODE", "POMPT_FORCE", "OMP_PLACES", "OMP_PROC_BIND"):
         e.pop(k, None)
     e.setdefault("OMP_NUM_THREADS", "2")
     e.update(env)
