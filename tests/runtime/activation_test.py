@@ -27,7 +27,7 @@ def run(prog, env, args=("5",)):
     for k in ("OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
               "ACT_MODE", "POMPT_FORCE", "OMP_PLACES", "OMP_PROC_BIND"):
         e.pop(k, None)
-    e.setdefault("OMP_NUM_THREADS", "2")
+    e["OMP_NUM_THREADS"] = "2"
     e.update(env)
     return subprocess.run([prog] + list(args), env=e, capture_output=True,
                           text=True, timeout=120)
