@@ -15,8 +15,8 @@
 #include "pomp_region.h"
 
 /* Starts at 1 so that an event before the tool's activation was decided is
- * not skipped (the first event starts the tool, and the routines check for
- * a tool themselves); cleared once it was decided, when no tool was
+ * not skipped (such an event starts the tool, and the routines check for a
+ * tool themselves); cleared once it was decided, when no tool was
  * activated (bridge_tool.c calls back, below).  It is never set again: the
  * bridge decides once.  Exported and
  * accessed by libpompt through its symbol, so that a program's copy of it
