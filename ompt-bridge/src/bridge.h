@@ -115,8 +115,8 @@ int bridge_start_armed(void);
 /* fn runs once whether a tool is active was decided (from a constructor
  * with a priority below 102). */
 void bridge_on_start_decided(void (*fn)(void));
-/* Whether the program's constructor starts the tool (POMP_Init, from the
- * unit pomp-link adds) rather than libpompt's. */
+/* Whether the program's constructor readies libpompt (POMPT_Init, from the
+ * unit pomp-link adds) rather than libpompt's own. */
 int bridge_start_deferred(void);
 /* Ends every thread and the initial task and finalises the tool (idempotent).
  */

@@ -728,14 +728,14 @@ void *bridge_gomp_real(const char *name) {
    * the same runtime: libgomp's taskwait did not wait for libomp's tasks.
    * Not any first definition: a wrapper preloaded in front of libgomp
    * calls the next one, libpompt's, which would call it again. */
-  void *p = dlsym(RTLD_DEFAULT, name);
-  if (p && bridge_in_native_runtime(p))
-    return p;
-  p = dlsym(RTLD_NEXT, name);
-  if (p)
-    return p;
-  p = dlsym(RTLD_DEFAULT, name);
-  return p && bridge_inside_libpompt(p) ? NULL : p; /* own: no libgomp */
+  void *first = dlsym(RTLD_DEFAULT, name);
+  if (first && bridge_in_native_runtime(first))
+    return first;
+  void *next = dlsym(RTLD_NEXT, name);
+  if (next)
+    return next;
+  return first && bridge_inside_libpompt(first) ? NULL
+                                                : first; /* own: no libgomp */
 }
 #endif
 

@@ -457,8 +457,7 @@ static void do_init(void) {
       bridge_native_ompt = 1;
       bridge_log("OMPT provider: the OpenMP runtime (LLVM libomp, native "
                  "OMPT); libpompt stands down (POMPT_FORCE=1 overrides)");
-      if (decided_hook)
-        decided_hook();
+      start_decided();
       return;
     }
     bridge_log("the OpenMP runtime has native OMPT, but POMPT_FORCE=1: "
@@ -499,7 +498,7 @@ void bridge_init(void) {
 
 void bridge_start_tool(void) {
   bridge_init();
-  if (atomic_load_explicit(&armed, memory_order_acquire) && !starting_here)
+  if (bridge_start_armed())
     pthread_once(&start_once, do_start_here);
 }
 
