@@ -232,14 +232,14 @@ implicit_task_end(bridge_thread_t *t, bridge_task_t *task, const void *codeptr,
  * the pending one. */
 static inline __attribute__((always_inline)) void
 flush_pending(bridge_thread_t *t, bridge_task_t *task, int self) {
-  t->pending = NULL;
+  t->pending = task->pending_below;
   /* The barrier ends as the region does: without its parallel_data on every
    * thread (5.2 allows NULL at exactly this end, and the workers' team may
    * be gone; libomp passes NULL too).  get_task_info answers the copy. */
   task->parallel_data = NULL;
   pop_scope(t, BRIDGE_SC_SYNC, ompt_sync_region_barrier_implicit_parallel, 0, 0,
-            t->pending_codeptr);
-  implicit_task_end(t, task, t->pending_codeptr, self);
+            task->left_codeptr);
+  implicit_task_end(t, task, task->left_codeptr, self);
 }
 
 void bridge_thread_flush(bridge_thread_t *t) {
@@ -474,7 +474,7 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
   bridge_task_close_open(t, task, codeptr);
   /* Kept for the task's end (flush_pending); stored now, so that codeptr is
    * not held across the callbacks below beside the barrier's. */
-  t->pending_codeptr = codeptr;
+  task->left_codeptr = codeptr;
   /* The barrier's codeptr_ra, as at a native runtime: the primary thread's
    * is the region's, whose one runtime call (libgomp's GOMP_parallel)
    * starts the team and waits in this barrier; a worker reaches it from no
@@ -509,6 +509,7 @@ implicit_left_inline(bridge_thread_t *t, bridge_task_t *task,
     atomic_signal_fence(memory_order_seq_cst);
     task->parallel_data = NULL;
   }
+  task->pending_below = t->pending;
   t->pending = task;
 }
 
@@ -542,7 +543,7 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
     return;
   }
   bridge_task_close_open(t, task, codeptr);
-  t->pending_codeptr = codeptr; /* until the function returns */
+  task->left_codeptr = codeptr; /* until the function returns */
   task->trampolined = BRIDGE_TRAMPOLINED_ENDED;
   if (combining)
     bridge_combine_block_begin(t, codeptr);
@@ -559,7 +560,7 @@ void bridge_parallel_returned(POMP_Team_t *storage) {
     return; /* another task runs (left without its end): recovered later */
   const void *codeptr = NULL;
   if (task->trampolined == BRIDGE_TRAMPOLINED_ENDED)
-    codeptr = t->pending_codeptr;
+    codeptr = task->left_codeptr;
   if (bridge_combining.open == BRIDGE_COMBINING_BLOCK)
     bridge_combine_block_end(t);
   implicit_left_inline(t, task, team, codeptr, NULL, 1);

@@ -136,6 +136,15 @@ typedef struct bridge_task {
    * (bridge_parallel_end); BRIDGE_TRAMPOLINED_ENDED once the block's end
    * event came.  Reset by bridge_task_alloc. */
   uint8_t trampolined;
+  /* Not zeroed by bridge_task_alloc: written before they are read. */
+  /* Implicit task: the thread's pending implicit task (bridge_thread_t's
+   * pending) when this one left its block, restored when this one's end
+   * barrier ends.  Not NULL where a task run inside an end barrier (a team
+   * of one defers its tasks there) started a region of its own. */
+  struct bridge_task *pending_below;
+  /* Implicit task: the codeptr_ra its block was left with (its
+   * Parallel_end's, kept until its function returns and for its end). */
+  const void *left_codeptr;
 } bridge_task_t;
 enum { BRIDGE_TRAMPOLINED_ENDED = 2 }; /* trampolined: 0, 1 or this */
 
@@ -281,7 +290,6 @@ typedef struct bridge_thread {
    * barrier's end and the implicit task's end are delivered at the thread's
    * next event at that level (as native runtimes do for workers). */
   bridge_task_t *pending;
-  const void *pending_codeptr;
   /* A cancellation was activated or observed: the lane stays closed until
    * an event has ended what it left (bridge_lane.c). */
   uint8_t lane_hold;

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Differential fuzzing: random OpenMP programs (fuzz_gen.py), each built
+with clang and LLVM's libomp (native OMPT) and with pomp-cc gcc on
+libpompt, run under the differential tool (diff_run.py, diff_tool.c) with
+every thread count given.  Each pair must print the same result, keep the
+tool's ordering invariants and agree on the callback counts diff_run.py
+compares.
+
+usage: fuzz_run.py --tool LIB --pomp-cc PATH --clang PATH --llvm-lib DIR
+                   --out DIR (--seeds A-B | --seed N ...) [--threads 1,2,4]
+                   [--size N] [--rounds N] [--keep-going] [--jobs N]
+
+A failing seed leaves its program, both builds and diff_run.py's output in
+OUT/SEED/; passing seeds are removed unless --keep.  A run in which only
+the reference failed (libomp crashed, or broke the tool's invariants where
+libpompt kept them) compares nothing and is reported apart (REF).  Exit
+status: 0 when every other run agreed, 1 otherwise.
+"""
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def build(cmd, log):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        log.append(f"build failed ({p.returncode}): {' '.join(cmd)}\n"
+                   f"{p.stdout}{p.stderr}")
+        return False
+    return True
+
+
+def reference_only(out):
+    """'REF' when only the reference run (libomp) failed -- it crashed or
+    broke the tool's invariants, and libpompt's run kept them: nothing was
+    compared, and it is not libpompt's failure; else 'FAIL'."""
+    fails = [l for l in out.splitlines() if l.startswith("FAIL")]
+    if fails and all(l.startswith("FAIL: libomp") for l in fails) and \
+            "libpompt: diff: ERROR" not in out:
+        return "REF"
+    return "FAIL"
+
+
+def one_seed(a, seed):
+    d = os.path.join(a.out, str(seed))
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, f"fuzz_{seed}.c")
+    log = []
+    subprocess.run([sys.executable, os.path.join(HERE, "fuzz_gen.py"),
+                    str(seed), "--size", str(a.size), "-o", src], check=True)
+    native = os.path.join(d, "native")
+    pompt = os.path.join(d, "pompt")
+    ok = build([a.clang, "-fopenmp", "-O1", src, "-o", native,
+                "-L" + a.llvm_lib, "-Wl,-rpath," + a.llvm_lib], log) and \
+        build([a.pomp_cc, "gcc", "-fopenmp", "-O1", src, "-o", pompt], log)
+    results = []
+    if ok:
+        for n in a.threads:
+            p = subprocess.run(
+                [sys.executable, os.path.join(HERE, "diff_run.py"),
+                 "--tool", a.tool, "--threads", str(n), "--pool-threads",
+                 "--env", "OMP_MAX_ACTIVE_LEVELS=2",
+                 "--not-compared",
+                 "task_create_undeferred=libomp 14 flags every task of a team "
+                 "of one undeferred, and the programs have teams of one at "
+                 "any thread count",
+                 "--native", native, "--pompt", pompt, "--", str(a.rounds)],
+                capture_output=True, text=True, timeout=900)
+            status = "ok" if p.returncode == 0 else reference_only(p.stdout)
+            results.append((n, status))
+            if status != "ok":
+                log.append(f"--- {n} threads: diff_run.py exited "
+                           f"{p.returncode}\n{p.stdout}{p.stderr}")
+    passed = ok and all(st != "FAIL" for _, st in results)
+    with open(os.path.join(d, "log.txt"), "w") as f:
+        f.write("\n".join(log))
+    if passed and not a.keep:
+        shutil.rmtree(d)
+    return seed, passed, results, "\n".join(log)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--pomp-cc", required=True)
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--llvm-lib", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seeds", help="A-B, both included")
+    ap.add_argument("--seed", type=int, action="append", default=[])
+    ap.add_argument("--threads", default="1,2,4")
+    ap.add_argument("--size", type=int, default=24)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+    a.threads = [int(x) for x in a.threads.split(",")]
+    seeds = list(a.seed)
+    if a.seeds:
+        lo, hi = (int(x) for x in a.seeds.split("-"))
+        seeds += range(lo, hi + 1)
+    if not seeds:
+        ap.error("no seeds")
+    for tool in (a.clang, a.pomp_cc):
+        if not shutil.which(tool):
+            print(f"SKIP: {tool} not found")
+            return 77
+    os.makedirs(a.out, exist_ok=True)
+    failed = []
+    reference_failed = []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for seed, passed, results, log in ex.map(lambda s: one_seed(a, s),
+                                                 seeds):
+            runs = " ".join(f"{n}t:{st}" for n, st in results)
+            if any(st == "REF" for _, st in results):
+                reference_failed.append(seed)
+            print(f"seed {seed}: {'ok' if passed else 'FAIL'} {runs}",
+                  flush=True)
+            if not passed:
+                failed.append(seed)
+                print(log[-6000:])
+    print(f"{len(seeds) - len(failed)} of {len(seeds)} seeds agree"
+          + (f"; failing: {' '.join(map(str, failed))} (kept in {a.out})"
+             if failed else ""))
+    if reference_failed:
+        print("the reference (libomp) alone failed some runs of seeds "
+              f"{' '.join(map(str, reference_failed))}: not compared")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
