@@ -3,7 +3,16 @@
 differential fuzz runs (fuzz_run.py): constructs nested at random within
 OpenMP's nesting rules, with a result every runtime must print alike.
 
-usage: fuzz_gen.py SEED [-o FILE] [--size N]
+usage: fuzz_gen.py SEED [-o FILE] [--size N] [--teams]
+
+Constructs: parallel (num_threads, if(0), reduction; nested), parallel
+for, parallel sections, parallel master, for (every schedule, nowait,
+ordered, collapse(2), reduction), sections, single (nowait, copyprivate),
+master, masked, barrier, flush, task (if(0), final, mergeable, priority,
+depend), taskwait (and taskwait depend), taskgroup, taskyield, taskloop,
+critical (unnamed, named), atomic, locks and nestable locks; constructs in
+functions called from a region (orphaned); with --teams, host teams with
+distribute.
 
 The program takes one argument, the number of rounds (default 2), and
 prints its accumulators at the end.  Every leaf adds a constant through an
@@ -30,12 +39,14 @@ TASK = "task"      # an explicit task's body: no barrier, no worksharing
 
 
 class Gen:
-    def __init__(self, seed, size):
+    def __init__(self, seed, size, teams=False):
         self.r = random.Random(seed)
         self.budget = size
         self.n_red = 0
-        self.n_crit = 0
-        self.nested_levels = 0
+        self.teams = teams
+        self.no_red = 0  # inside an orphan: round_once's variables unseen
+        self.funcs = []
+        self.n_orphans = 0
         self.lines = []
         self.ind = 1
 
@@ -110,7 +121,8 @@ class Gen:
         # Reductions only where one instance of the construct runs at a
         # time (a region's combining into a variable shared by teams that
         # run at once is a race)
-        if (combined and depth == 0 or depth == 1) and self.r.random() < 0.4:
+        if (combined and depth == 0 or depth == 1) and not self.no_red and \
+                self.r.random() < 0.4:
             red = f"r{self.n_red}"
             self.n_red += 1
             clauses.append(f"reduction(+: {red})")
@@ -125,7 +137,12 @@ class Gen:
         if red:
             self.pre.append(f"long {red} = 0;")
             self.post.append(f"acc += {red};")
+        collapse = self.r.random() < 0.15
+        if collapse:
+            clauses.append("collapse(2)")
         self.emit(f"{head} {' '.join(clauses)}".rstrip())
+        if collapse:
+            self.emit(f"for (int i2 = 0; i2 < 2; i2++)")
         self.emit(f"for (int i = 0; i < {n}; i++) {{")
         self.ind += 1
         if red:
@@ -159,7 +176,6 @@ class Gen:
         clauses = []
         nested = depth > 0
         if nested:
-            self.nested_levels = 1
             clauses.append(f"num_threads({self.r.randint(1, 2)})")
         elif self.r.random() < 0.3:
             clauses.append(f"num_threads({self.r.randint(1, 3)})")
@@ -169,7 +185,7 @@ class Gen:
                                               for c in clauses):
             clauses.append("if(0)")
         red = None
-        if depth == 0 and self.r.random() < 0.3:
+        if depth == 0 and not self.no_red and self.r.random() < 0.3:
             red = f"r{self.n_red}"
             self.n_red += 1
             clauses.append(f"reduction(+: {red})")
@@ -194,9 +210,19 @@ class Gen:
         if ctx == SERIAL:
             choices += ["parallel", "parallel", "parallel_for",
                         "parallel_sections", "taskloop"]
+        if ctx == SERIAL:
+            choices += ["parallel_master"]
+            # (host teams only with --teams: libomp 14 runs the parallel
+            # regions inside them with one thread where libgomp starts
+            # teams, so the programs' sums differ)
+            if depth == 0 and not self.no_red and self.teams:
+                choices += ["teams"]
         if ctx == TEAM:
             choices += ["for", "for", "sections", "single", "masked",
-                        "barrier", "taskloop_single", "flush"]
+                        "barrier", "taskloop_single", "flush", "orphan",
+                        "copyprivate"]
+        if ctx in (TEAM, TASK):
+            choices += ["taskyield"]
         if ctx in (TEAM, WS, TASK) and depth < 3 and \
                 self.r.random() < 0.15:
             choices.append("parallel")
@@ -242,6 +268,60 @@ class Gen:
             self.block(WS, depth + 1)
         elif c == "barrier":
             self.emit("#pragma omp barrier")
+        elif c == "taskyield":
+            self.emit("#pragma omp taskyield")
+        elif c == "orphan":
+            # a function called from the region: its constructs are
+            # orphaned, bound to whatever region calls it
+            name = f"orphan_{self.n_orphans}"
+            self.n_orphans += 1
+            saved = self.lines, self.ind
+            self.lines, self.ind = [], 1
+            self.no_red += 1
+            for _ in range(self.r.randint(1, 3)):
+                self.stmt(TEAM, depth + 1)
+            self.no_red -= 1
+            body = self.lines
+            self.lines, self.ind = saved
+            self.funcs.append(f"static void {name}(void) {{\n" +
+                              "\n".join(body) + "\n}\n")
+            self.emit(f"{name}();")
+        elif c == "copyprivate":
+            k = self.r.randint(1, 9)
+            self.emit("{")
+            self.ind += 1
+            self.emit("long cp = 0;")
+            self.emit("#pragma omp single copyprivate(cp)")
+            self.emit(f"cp = {k};")
+            self.emit("#pragma omp atomic")
+            self.emit("acc += cp;")
+            self.ind -= 1
+            self.emit("}")
+        elif c == "parallel_master":
+            self.emit("#pragma omp parallel master")
+            self.block(WS, depth + 1)
+        elif c == "teams":
+            # host teams: a league of initial threads; only distribute and
+            # parallel nest in it directly
+            self.emit(f"#pragma omp teams num_teams({self.r.randint(1, 2)})")
+            self.emit("{")
+            self.ind += 1
+            for _ in range(self.r.randint(1, 2)):
+                if self.r.random() < 0.5:
+                    n = self.r.randint(1, 9)
+                    self.emit("#pragma omp distribute")
+                    self.emit(f"for (int i = 0; i < {n}; i++) {{")
+                    self.ind += 1
+                    self.emit("#pragma omp atomic")
+                    self.emit(f"acc += i + {self.r.randint(1, 4)};")
+                    self.ind -= 1
+                    self.emit("}")
+                else:
+                    self.no_red += 1
+                    self.parallel(depth + 1)
+                    self.no_red -= 1
+            self.ind -= 1
+            self.emit("}")
         elif c == "flush":
             self.emit("#pragma omp flush")
         elif c in ("taskloop", "taskloop_single"):
@@ -290,6 +370,9 @@ class Gen:
             "static omp_lock_t lk;",
             "static omp_nest_lock_t nlk;",
             "",
+        ]
+        out += self.funcs
+        out += [
             "static void round_once(void) {",
         ]
         out += ["  " + p for p in self.pre]
@@ -320,8 +403,11 @@ def main():
     ap.add_argument("-o", "--output")
     ap.add_argument("--size", type=int, default=24,
                     help="about how many constructs (default 24)")
+    ap.add_argument("--teams", action="store_true",
+                    help="also host teams constructs (not for comparing "
+                    "with libomp 14)")
     a = ap.parse_args()
-    text = Gen(a.seed, a.size).program()
+    text = Gen(a.seed, a.size, a.teams).program()
     if a.output:
         with open(a.output, "w") as f:
             f.write(text)

@@ -8,7 +8,13 @@ compares.
 
 usage: fuzz_run.py --tool LIB --pomp-cc PATH --clang PATH --llvm-lib DIR
                    --out DIR (--seeds A-B | --seed N ...) [--threads 1,2,4]
-                   [--size N] [--rounds N] [--keep-going] [--jobs N]
+                   [--size N] [--rounds N] [--jobs N] [--keep]
+                   [--check-tool LIB]
+
+With --check-tool, the libpompt build also runs alone under the checking
+tool of tests/runtime (ompt_check_tool.c: thread states, inquiry answers
+inside the callbacks, frames, codeptr_ra), inquiry sampled from SIGPROF at
+2000 Hz, and must pass (runs "Nc").
 
 A failing seed leaves its program, both builds and diff_run.py's output in
 OUT/SEED/; passing seeds are removed unless --keep.  A run in which only
@@ -46,6 +52,25 @@ def reference_only(out):
     return "FAIL"
 
 
+def check_run(a, prog, n, log):
+    """The libpompt build alone under the checking tool
+    (tests/runtime/ompt_check_tool.c: states, inquiry answers inside the
+    callbacks, frames, codeptr_ra), sampling inquiry from SIGPROF."""
+    env = dict(os.environ)
+    for k in ("OMP_TOOL", "OMP_TOOL_VERBOSE_INIT", "POMPT_FORCE"):
+        env.pop(k, None)
+    env.update(OMP_NUM_THREADS=str(n), OMP_TOOL_LIBRARIES=a.check_tool,
+               OMP_MAX_ACTIVE_LEVELS="2", OMPT_CHECK_SAMPLE_HZ="2000")
+    p = subprocess.run([prog, str(a.rounds)], env=env, capture_output=True,
+                       text=True, timeout=900)
+    if p.returncode == 0 and "check: ok" in p.stderr:
+        return "ok"
+    errs = "\n".join(l for l in p.stderr.splitlines() if "ERROR" in l)
+    log.append(f"--- {n} threads under the checking tool: exit "
+               f"{p.returncode}\n{errs[:4000] or p.stderr[-4000:]}")
+    return "FAIL"
+
+
 def one_seed(a, seed):
     d = os.path.join(a.out, str(seed))
     os.makedirs(d, exist_ok=True)
@@ -72,10 +97,14 @@ def one_seed(a, seed):
                  "--native", native, "--pompt", pompt, "--", str(a.rounds)],
                 capture_output=True, text=True, timeout=900)
             status = "ok" if p.returncode == 0 else reference_only(p.stdout)
-            results.append((n, status))
+            results.append((f"{n}t", status))
             if status != "ok":
                 log.append(f"--- {n} threads: diff_run.py exited "
                            f"{p.returncode}\n{p.stdout}{p.stderr}")
+        if a.check_tool:
+            for n in a.threads:
+                st = check_run(a, pompt, n, log)
+                results.append((f"{n}c", st))
     passed = ok and all(st != "FAIL" for _, st in results)
     with open(os.path.join(d, "log.txt"), "w") as f:
         f.write("\n".join(log))
@@ -98,6 +127,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--check-tool", metavar="LIB",
+                    help="also run the libpompt build under this checking "
+                    "tool (libompt_check_tool.so), with inquiry sampled "
+                    "from SIGPROF")
     a = ap.parse_args()
     a.threads = [int(x) for x in a.threads.split(",")]
     seeds = list(a.seed)
@@ -116,7 +149,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         for seed, passed, results, log in ex.map(lambda s: one_seed(a, s),
                                                  seeds):
-            runs = " ".join(f"{n}t:{st}" for n, st in results)
+            runs = " ".join(f"{n}:{st}" for n, st in results)
             if any(st == "REF" for _, st in results):
                 reference_failed.append(seed)
             print(f"seed {seed}: {'ok' if passed else 'FAIL'} {runs}",
