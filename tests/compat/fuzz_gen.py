@@ -3,7 +3,7 @@
 differential fuzz runs (fuzz_run.py): constructs nested at random within
 OpenMP's nesting rules, with a result every runtime must print alike.
 
-usage: fuzz_gen.py SEED [-o FILE] [--size N] [--teams]
+usage: fuzz_gen.py SEED [-o FILE] [--size N] [--wild]
 
 Constructs: parallel (num_threads, if(0), reduction; nested), parallel
 for, parallel sections, parallel master, for (every schedule, nowait,
@@ -11,8 +11,14 @@ ordered, collapse(2), reduction), sections, single (nowait, copyprivate),
 master, masked, barrier, flush, task (if(0), final, mergeable, priority,
 depend), taskwait (and taskwait depend), taskgroup, taskyield, taskloop,
 critical (unnamed, named), atomic, locks and nestable locks; constructs in
-functions called from a region (orphaned); with --teams, host teams with
-distribute.
+functions called from a region (orphaned).
+
+--wild adds what the comparison with libomp 14 leaves out (below): host
+teams with distribute, untied and detached tasks, cancel (parallel, for,
+sections, taskgroup) and cancellation points, taskwait depend anywhere,
+if(0) with num_threads or depend, loops of no iteration, taskloops with
+grainsize or neither clause.  Such programs' results depend on timing;
+fuzz_run.py runs them on libpompt alone, under its checking tool.
 
 The program takes one argument, the number of rounds (default 2), and
 prints its accumulators at the end.  Every leaf adds a constant through an
@@ -39,11 +45,13 @@ TASK = "task"      # an explicit task's body: no barrier, no worksharing
 
 
 class Gen:
-    def __init__(self, seed, size, teams=False):
+    def __init__(self, seed, size, wild=False):
         self.r = random.Random(seed)
         self.budget = size
         self.n_red = 0
-        self.teams = teams
+        self.wild = wild
+        self.tg_cancel = False  # the next task is a taskgroup's: may cancel it
+        self.cancellable = 0  # in a region that cancels: no orphans
         self.no_red = 0  # inside an orphan: round_once's variables unseen
         self.funcs = []
         self.n_orphans = 0
@@ -94,9 +102,11 @@ class Gen:
             c.append("final(1)")
         if self.r.random() < 0.15:
             c.append("mergeable")
+        if self.wild and self.r.random() < 0.15:
+            c.append("untied")
         # (not with if(0): libomp's code generation then makes a taskwait
         # task of its own, doc/compat.md)
-        if not if_false and self.r.random() < 0.3:
+        if (self.wild or not if_false) and self.r.random() < 0.3:
             v = self.r.randint(0, 3)
             c.append(f"depend({self.r.choice(['in', 'out', 'inout'])}: dv[{v}])")
         if self.r.random() < 0.1:
@@ -104,14 +114,36 @@ class Gen:
         return (" " + " ".join(c)) if c else ""
 
     def task(self, depth):
-        self.emit("#pragma omp task" + self.task_clauses())
-        self.block(TASK, depth + 1)
+        clauses = self.task_clauses()
+        cancel = self.tg_cancel and self.r.random() < 0.3
+        self.tg_cancel = False
+        detach = self.wild and not cancel and "mergeable" not in clauses \
+            and self.r.random() < 0.1
+        if detach:  # fulfilled in its own block
+            self.emit("{")
+            self.ind += 1
+            self.emit("omp_event_handle_t ev;")
+            clauses += " detach(ev)"
+        self.emit("#pragma omp task" + clauses)
+        self.emit("{")
+        self.ind += 1
+        if cancel:
+            self.emit(f"#pragma omp cancel taskgroup if(acc % 2 == {self.r.randint(0, 1)})")
+        for _ in range(self.r.randint(1, 3)):
+            self.stmt(TASK, depth + 1)
+        if detach:
+            self.emit("omp_fulfill_event(ev);")
+        self.ind -= 1
+        self.emit("}")
+        if detach:
+            self.ind -= 1
+            self.emit("}")
 
     def loop(self, ctx, depth, combined):
         # At least one iteration: for a loop of none clang's code skips
         # libomp's loop entry, and with it the work callbacks, where the
         # construct is still a region (libpompt reports it)
-        n = self.r.randint(1, 17)
+        n = self.r.randint(0 if self.wild else 1, 17)
         sched = self.r.choice(["", "schedule(static)", "schedule(static,2)",
                                "schedule(dynamic)", "schedule(dynamic,3)",
                                "schedule(guided)", "schedule(guided,2)",
@@ -131,6 +163,8 @@ class Gen:
             clauses.append("ordered")
         if not combined and self.r.random() < 0.25 and not red:
             clauses.append("nowait")
+        cancel = self.wild and not ordered and "nowait" not in clauses and \
+            self.r.random() < 0.2
         head = "#pragma omp parallel for" if combined else "#pragma omp for"
         if combined and self.r.random() < 0.3:
             head += f" num_threads({self.r.randint(1, 3)})"
@@ -147,6 +181,8 @@ class Gen:
         self.ind += 1
         if red:
             self.emit(f"{red} += i + {self.r.randint(1, 5)};")
+        if cancel:
+            self.emit(f"#pragma omp cancel for if(i == {self.r.randint(0, 5)})")
         if ordered:
             self.emit("#pragma omp ordered")
             self.emit("{")
@@ -166,9 +202,19 @@ class Gen:
         self.emit(head)
         self.emit("{")
         self.ind += 1
+        cancel = self.wild and "nowait" not in head and self.r.random() < 0.2
         for _ in range(self.r.randint(1, 4)):
             self.emit("#pragma omp section")
-            self.block(WS, depth + 1)
+            if cancel and self.r.random() < 0.5:
+                cancel = False
+                self.emit("{")
+                self.ind += 1
+                self.emit("#pragma omp cancel sections")
+                self.stmt(WS, depth + 1)
+                self.ind -= 1
+                self.emit("}")
+            else:
+                self.block(WS, depth + 1)
         self.ind -= 1
         self.emit("}")
 
@@ -181,8 +227,8 @@ class Gen:
             clauses.append(f"num_threads({self.r.randint(1, 3)})")
         # (if(0) not with num_threads: libomp 14 then applies the count to
         # the next region, which makes the programs' results differ)
-        if self.r.random() < 0.1 and not any("num_threads" in c
-                                              for c in clauses):
+        if self.r.random() < 0.1 and (self.wild or not any(
+                "num_threads" in c for c in clauses)):
             clauses.append("if(0)")
         red = None
         if depth == 0 and not self.no_red and self.r.random() < 0.3:
@@ -196,8 +242,22 @@ class Gen:
         self.ind += 1
         if red:
             self.emit(f"{red} += {self.r.randint(1, 5)};")
-        for _ in range(self.r.randint(1, 4)):
+        # A region that cancels itself: every barrier in it must be a
+        # cancellation point, which GCC makes only of those in the region's
+        # own code (no orphaned constructs in it), and libgomp not of
+        # copyprivate's
+        cancel = self.wild and self.r.random() < 0.25
+        n = self.r.randint(1, 4)
+        at = self.r.randint(0, n)
+        self.cancellable += cancel
+        for k in range(n):
+            if cancel and k == at:
+                self.emit("#pragma omp cancel parallel "
+                          f"if(omp_get_thread_num() == {self.r.randint(0, 1)})")
             self.stmt(TEAM, depth + 1)
+            if cancel and self.r.random() < 0.3:
+                self.emit("#pragma omp cancellation point parallel")
+        self.cancellable -= cancel
         self.ind -= 1
         self.emit("}")
 
@@ -212,15 +272,17 @@ class Gen:
                         "parallel_sections", "taskloop"]
         if ctx == SERIAL:
             choices += ["parallel_master"]
-            # (host teams only with --teams: libomp 14 runs the parallel
+            # (host teams only with --wild: libomp 14 runs the parallel
             # regions inside them with one thread where libgomp starts
             # teams, so the programs' sums differ)
-            if depth == 0 and not self.no_red and self.teams:
+            if depth == 0 and not self.no_red and self.wild:
                 choices += ["teams"]
         if ctx == TEAM:
             choices += ["for", "for", "sections", "single", "masked",
-                        "barrier", "taskloop_single", "flush", "orphan",
-                        "copyprivate"]
+                        "barrier", "taskloop_single", "flush"]
+            # (copyprivate's barrier in libgomp is no cancellation point)
+            if not self.cancellable:
+                choices += ["orphan", "copyprivate"]
         if ctx in (TEAM, TASK):
             choices += ["taskyield"]
         if ctx in (TEAM, WS, TASK) and depth < 3 and \
@@ -236,7 +298,7 @@ class Gen:
             # in a team of more than one thread libomp 14 fails an
             # assertion of its own with a tool that writes the taskwait
             # task's data, kmp_taskdeps.cpp, taskwait_task_data)
-            if ctx == SERIAL and self.r.random() < 0.2:
+            if (ctx == SERIAL or self.wild) and self.r.random() < 0.2:
                 self.emit(f"#pragma omp taskwait depend(in: dv[{self.r.randint(0, 3)}])")
             else:
                 self.emit("#pragma omp taskwait")
@@ -245,6 +307,7 @@ class Gen:
             self.emit("{")
             self.ind += 1
             for _ in range(self.r.randint(1, 3)):
+                self.tg_cancel = self.wild
                 self.task(depth)
             self.ind -= 1
             self.emit("}")
@@ -329,8 +392,11 @@ class Gen:
             # number of tasks OpenMP fixes (grainsize and the default leave
             # it to the runtime), and clang skips the runtime's call, and
             # with it the work callbacks, for a loop of no iteration
-            n = self.r.randint(1, 12)
+            n = self.r.randint(0 if self.wild else 1, 12)
             clause = f"num_tasks({self.r.randint(1, 4)})"
+            if self.wild:
+                clause = self.r.choice([clause, "",
+                                        f"grainsize({self.r.randint(1, 4)})"])
             if self.r.random() < 0.2:
                 clause += " nogroup"
             if c == "taskloop_single":
@@ -403,11 +469,11 @@ def main():
     ap.add_argument("-o", "--output")
     ap.add_argument("--size", type=int, default=24,
                     help="about how many constructs (default 24)")
-    ap.add_argument("--teams", action="store_true",
-                    help="also host teams constructs (not for comparing "
-                    "with libomp 14)")
+    ap.add_argument("--wild", action="store_true",
+                    help="also what libomp 14 cannot be compared with "
+                    "(module docstring); run with OMP_CANCELLATION=true")
     a = ap.parse_args()
-    text = Gen(a.seed, a.size, a.teams).program()
+    text = Gen(a.seed, a.size, a.wild).program()
     if a.output:
         with open(a.output, "w") as f:
             f.write(text)

@@ -9,12 +9,15 @@ compares.
 usage: fuzz_run.py --tool LIB --pomp-cc PATH --clang PATH --llvm-lib DIR
                    --out DIR (--seeds A-B | --seed N ...) [--threads 1,2,4]
                    [--size N] [--rounds N] [--jobs N] [--keep]
-                   [--check-tool LIB]
+                   [--check-tool LIB [--wild]]
 
 With --check-tool, the libpompt build also runs alone under the checking
 tool of tests/runtime (ompt_check_tool.c: thread states, inquiry answers
 inside the callbacks, frames, codeptr_ra), inquiry sampled from SIGPROF at
-2000 Hz, and must pass (runs "Nc").
+2000 Hz, and must pass (runs "Nc").  --wild adds to the programs what
+libomp 14 cannot be compared on (cancellation, detach, untied tasks, host
+teams; fuzz_gen.py) and runs only that, with OMP_CANCELLATION=true; a run
+that has not ended after 120 s fails as a hang.
 
 A failing seed leaves its program, both builds and diff_run.py's output in
 OUT/SEED/; passing seeds are removed unless --keep.  A run in which only
@@ -61,8 +64,15 @@ def check_run(a, prog, n, log):
         env.pop(k, None)
     env.update(OMP_NUM_THREADS=str(n), OMP_TOOL_LIBRARIES=a.check_tool,
                OMP_MAX_ACTIVE_LEVELS="2", OMPT_CHECK_SAMPLE_HZ="2000")
-    p = subprocess.run([prog, str(a.rounds)], env=env, capture_output=True,
-                       text=True, timeout=900)
+    if a.wild:
+        env["OMP_CANCELLATION"] = "true"
+    try:
+        p = subprocess.run([prog, str(a.rounds)], env=env,
+                           capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        log.append(f"--- {n} threads under the checking tool: no end after "
+                   "120 s (hang)")
+        return "FAIL"
     if p.returncode == 0 and "check: ok" in p.stderr:
         return "ok"
     errs = "\n".join(l for l in p.stderr.splitlines() if "ERROR" in l)
@@ -77,15 +87,17 @@ def one_seed(a, seed):
     src = os.path.join(d, f"fuzz_{seed}.c")
     log = []
     subprocess.run([sys.executable, os.path.join(HERE, "fuzz_gen.py"),
-                    str(seed), "--size", str(a.size), "-o", src], check=True)
+                    str(seed), "--size", str(a.size), "-o", src] +
+                   (["--wild"] if a.wild else []), check=True)
     native = os.path.join(d, "native")
     pompt = os.path.join(d, "pompt")
-    ok = build([a.clang, "-fopenmp", "-O1", src, "-o", native,
-                "-L" + a.llvm_lib, "-Wl,-rpath," + a.llvm_lib], log) and \
+    ok = (a.wild or build([a.clang, "-fopenmp", "-O1", src, "-o", native,
+                            "-L" + a.llvm_lib, "-Wl,-rpath," + a.llvm_lib],
+                           log)) and \
         build([a.pomp_cc, "gcc", "-fopenmp", "-O1", src, "-o", pompt], log)
     results = []
     if ok:
-        for n in a.threads:
+        for n in ([] if a.wild else a.threads):
             p = subprocess.run(
                 [sys.executable, os.path.join(HERE, "diff_run.py"),
                  "--tool", a.tool, "--threads", str(n), "--pool-threads",
@@ -131,6 +143,11 @@ def main():
                     help="also run the libpompt build under this checking "
                     "tool (libompt_check_tool.so), with inquiry sampled "
                     "from SIGPROF")
+    ap.add_argument("--wild", action="store_true",
+                    help="programs with what cannot be compared with libomp "
+                    "14 too (fuzz_gen.py --wild: cancellation, detach, "
+                    "untied, host teams, ...): only the libpompt build, "
+                    "under --check-tool, with OMP_CANCELLATION=true")
     a = ap.parse_args()
     a.threads = [int(x) for x in a.threads.split(",")]
     seeds = list(a.seed)
@@ -139,7 +156,9 @@ def main():
         seeds += range(lo, hi + 1)
     if not seeds:
         ap.error("no seeds")
-    for tool in (a.clang, a.pomp_cc):
+    if a.wild and not a.check_tool:
+        ap.error("--wild compares nothing with libomp: give --check-tool")
+    for tool in ([] if a.wild else [a.clang]) + [a.pomp_cc]:
         if not shutil.which(tool):
             print(f"SKIP: {tool} not found")
             return 77
