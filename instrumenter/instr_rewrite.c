@@ -4266,8 +4266,14 @@ static void build_leaf(struct unit *u, struct pragma *p, int li,
                        " if (pompt_task_%d) POMPT_Task_dependences("
                        "pompt_task_%d, pompt_deps_%d, %d);",
                        n, n, n, ndeps);
-    if (handed)
+    if (handed) {
+      /* No event ends the block, so its last call (a lock routine's
+       * wrapper) would be a tail call out of the task's function at -O2,
+       * and its codeptr_ra libpompt's trampoline's. */
+      instr_buf_puts(&lo->open, "{ ");
+      instr_buf_puts(&lo->close, NO_TAIL " }");
       break;
+    }
     instr_buf_printf(&lo->open,
                      "{ if (pompt_task_%d) POMPT_Task_begin(pompt_task_%d); ",
                      n, n);

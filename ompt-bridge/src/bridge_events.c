@@ -2395,14 +2395,16 @@ void bridge_task_handed_created(const bridge_task_handed_t *hd, void *frame) {
 /* The end of a task its construct handed over, when its function
  * returned: cancelled when it activated or detected a cancellation of its
  * taskgroup (bridge_cancel, bridge_task_left_cancelled), which are the
- * only ways out of its block before the end; else complete. */
+ * only ways out of its block before the end; else complete.  A detachable
+ * task (of code pomp-cc did not compile) ends as Task_end ends one. */
 static inline __attribute__((always_inline)) void
 task_handed_end(bridge_task_t *rec, unsigned gen, void *frame) {
   bridge_thread_t *t = bridge_self;
   if (__builtin_expect(t && t->cur == rec && bridge_active &&
                            bridge_task_gen(rec) == gen &&
                            __atomic_load_n(&rec->status, __ATOMIC_RELAXED) ==
-                               BRIDGE_TASK_RUNNING,
+                               BRIDGE_TASK_RUNNING &&
+                           !(rec->pomp_flags & POMP_TASK_DETACH),
                        1)) {
     task_finish_inline(t, rec,
                        rec->cancelled ? ompt_task_cancel : ompt_task_complete);

@@ -607,6 +607,54 @@ task_by_memcpy(bridge_thread_t *t, const task_hdr_t *h, void *data,
     free(mem);
 }
 
+/* The dependences of a depend array as GCC passes it to GOMP_task, in
+ * libgomp's two layouts: {n, n_out, addresses...}, or {0, n, n_out,
+ * n_mutexinoutset, n_in, addresses..., depobjs...}.  GCC lists out and
+ * inout items as one group, which libgomp treats alike: reported as inout.
+ * A depobj (omp_depend_t) is an address and libgomp's kind.  Returns a
+ * malloc'd array of *n items, or NULL (*n 0) when memory is out. */
+static POMP_Dependence_t *gomp_depend_decode(void **depend, int *n) {
+  size_t total = (uintptr_t)depend[0], nout, nmutex = 0, nin, base = 2;
+  if (total) {
+    nout = (uintptr_t)depend[1];
+    nin = total - nout;
+  } else {
+    total = (uintptr_t)depend[1];
+    nout = (uintptr_t)depend[2];
+    nmutex = (uintptr_t)depend[3];
+    nin = (uintptr_t)depend[4];
+    base = 5;
+  }
+  *n = 0;
+  POMP_Dependence_t *d = total && total < (1u << 20)
+                             ? malloc(total * sizeof *d)
+                             : NULL;
+  if (!d)
+    return NULL;
+  for (size_t i = 0; i < total; i++) {
+    void *addr = depend[base + i];
+    int type = ompt_dependence_type_in;
+    if (i < nout) {
+      type = ompt_dependence_type_inout;
+    } else if (i < nout + nmutex) {
+      type = ompt_dependence_type_mutexinoutset;
+    } else if (i >= nout + nmutex + nin) { /* a depobj */
+      void **obj = addr;
+      static const int kinds[] = {
+          0, ompt_dependence_type_in, ompt_dependence_type_out,
+          ompt_dependence_type_inout, ompt_dependence_type_mutexinoutset,
+          ompt_dependence_type_inoutset};
+      uintptr_t k = (uintptr_t)obj[1];
+      addr = obj[0];
+      type = k >= 1 && k <= 5 ? kinds[k] : ompt_dependence_type_inout;
+    }
+    d[i].addr = addr;
+    d[i].type = type;
+  }
+  *n = (int)total;
+  return d;
+}
+
 /* With a tool active, or before libgomp's entry is known (apart, so that
  * GOMP_task without a tool saves no registers before its tail call into
  * libgomp; GOMP_task's no-tool path jumps here by this name). */
@@ -623,6 +671,7 @@ void task_observed(void (*fn)(void *), void *data,
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   unsigned char handed = 0;
+  POMP_Dependence_t *deps = NULL; /* decoded from code pomp-cc did not compile */
 #ifdef GOMP_JUMP_ENTRIES
   /* Reached by a jump from GOMP_task: the frame is the program's at its
    * call, as a native runtime's task entry has it. */
@@ -641,22 +690,32 @@ void task_observed(void (*fn)(void *), void *data,
       t = bridge_self;
       handed = rec != NULL;
     }
-  } else if (!rec && arg_size >= 0 && bridge_fork_deferred &&
-             !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH))) {
+  } else if (!rec && arg_size >= 0 && bridge_fork_deferred) {
     /* No instrumented construct announced this task (every one hands its
      * task over, or has its creation pending): code pomp-cc did not
      * compile.  It is created and run as a handed task, without a
      * construct's region (doc/ompt-mapping.md, "Code pomp-cc did not
-     * compile"); one with dependences or a detach clause runs unreported
-     * (the entry's dependence array and event handle are libgomp's). */
+     * compile"), its dependences read from libgomp's depend array, its
+     * event (detach) learnt as an instrumented construct's is, its
+     * fulfilment seen by libpompt's omp_fulfill_event. */
     /* The general path bridge_task_handed_create takes when it must, so
      * that the handed path's call stays the one it inlines. */
     hd.how = BRIDGE_HANDED_GENERAL;
+    int has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
     rec = (bridge_task_t *)bridge_task_create_begin_word(
-        gomp_task_pomp_flags(flags, if_clause),
+        gomp_task_pomp_flags(flags, if_clause) |
+            (has_deps ? POMP_TASK_HAS_DEPEND : 0) |
+            (flags & GOMP_TASK_FLAG_DETACH ? POMP_TASK_DETACH : 0),
         gomp_codeptr(__builtin_return_address(0)), frame);
     t = bridge_self;
     handed = rec != NULL;
+    if (rec && has_deps) {
+      int n;
+      deps = gomp_depend_decode(depend, &n);
+      /* held as the creation's until it is delivered (below) */
+      if (deps)
+        bridge_task_dependences_word((uintptr_t)rec, deps, n);
+    }
   }
 #endif
   if (!rec || arg_size < 0) {
@@ -693,6 +752,7 @@ void task_observed(void (*fn)(void *), void *data,
   if (handed) /* the scheduling point the construct would have closed */
     bridge_task_handed_created(&hd, frame);
 #endif
+  free(deps);
 }
 
 #ifdef GOMP_JUMP_ENTRIES

@@ -83,9 +83,10 @@ void (*bridge_omp_late(const char *name))(void);
 BRIDGE_OMP_ROUTINES(BRIDGE_OMP_DECLARE)
 #undef BRIDGE_OMP_DECLARE
 
-/* ret, name, parameter types: the lock routines.  The
- * shared library defines them itself (bridge_omp_lock.c), so that a tool
- * sees the locks of code pomp-cc did not compile; libpompt's own calls
+/* ret, name, parameter types: the lock routines and omp_fulfill_event.
+ * The shared library defines them itself (bridge_omp_lock.c), so that a
+ * tool sees the locks and detached tasks' fulfilments of code pomp-cc did
+ * not compile; libpompt's own calls
  * (the wrappers of instrumented call sites, which report their calls
  * themselves) reach the runtime's routine through a slot of its own, since
  * the name now finds libpompt's definition: the slot, or where it is NULL
@@ -103,7 +104,8 @@ BRIDGE_OMP_ROUTINES(BRIDGE_OMP_DECLARE)
   X(void, omp_destroy_nest_lock, (void *))                                     \
   X(void, omp_set_nest_lock, (void *))                                         \
   X(void, omp_unset_nest_lock, (void *))                                       \
-  X(int, omp_test_nest_lock, (void *))
+  X(int, omp_test_nest_lock, (void *))                                         \
+  X(void, omp_fulfill_event, (uintptr_t))
 
 #ifndef POMPT_STATIC_LIB
 #define BRIDGE_OMP_LOCK_SLOT(ret, name, params)                                \
@@ -151,7 +153,7 @@ void (*bridge_omp_lock_find(const char *name))(void);
 #define omp_get_mapped_ptr BRIDGE_OMP(omp_get_mapped_ptr)
 #define omp_destroy_lock BRIDGE_OMP_LOCK(omp_destroy_lock)
 #define omp_destroy_nest_lock BRIDGE_OMP_LOCK(omp_destroy_nest_lock)
-#define omp_fulfill_event BRIDGE_OMP(omp_fulfill_event)
+#define omp_fulfill_event BRIDGE_OMP_LOCK(omp_fulfill_event)
 #define omp_get_partition_place_nums BRIDGE_OMP(omp_get_partition_place_nums)
 #define omp_get_place_proc_ids BRIDGE_OMP(omp_get_place_proc_ids)
 #define omp_get_schedule BRIDGE_OMP(omp_get_schedule)

@@ -33,6 +33,7 @@
 #include "bridge_gomp_entry.h"
 #include "bridge_internal.h"
 #include "bridge_omp.h"
+#include "bridge_runtime.h"
 
 #ifndef POMPT_STATIC_LIB
 
@@ -50,6 +51,7 @@
 #undef omp_set_nest_lock
 #undef omp_unset_nest_lock
 #undef omp_test_nest_lock
+#undef omp_fulfill_event
 
 #define SLOT(ret, name, params) ret(*bridge_real_##name) params;
 BRIDGE_OMP_LOCKS(SLOT)
@@ -250,5 +252,21 @@ LOCK_ROUTINES(_)
 HINT_ROUTINE(omp_init_lock_with_hint, omp_init_lock, ompt_mutex_lock)
 HINT_ROUTINE(omp_init_nest_lock_with_hint, omp_init_nest_lock,
              ompt_mutex_nest_lock)
+
+/* A detached task's fulfilment in code pomp-cc did not compile, reported
+ * before the runtime's routine runs (bridge_detach.c), as the wrapper of an
+ * instrumented call (POMP_Api_omp_fulfill_event) reports it.  The event is
+ * passed as the integer libgomp's omp_event_handle_t is. */
+GOMP_EXPORT void omp_fulfill_event(uintptr_t event) {
+  void (*real)(uintptr_t) = bridge_real_omp_fulfill_event;
+  if (__builtin_expect(bridge_active || !real, 0)) {
+    if (bridge_active)
+      bridge_detach_fulfill((const void *)event);
+    real = BRIDGE_OMP_LOCK(omp_fulfill_event);
+    if (!real)
+      return; /* no runtime: no task can wait for it */
+  }
+  real(event);
+}
 
 #endif /* POMPT_STATIC_LIB */

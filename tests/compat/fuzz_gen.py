@@ -73,7 +73,7 @@ class Gen:
     def leaf(self):
         k = self.r.randint(1, 9)
         how = self.r.choice(["atomic", "atomic", "critical", "lock", "nest",
-                             "plain_local"])
+                             "plain_local", "api"])
         # One accumulator per kind of exclusion: two kinds do not exclude
         # each other.
         if how == "atomic":
@@ -89,6 +89,18 @@ class Gen:
             self.emit("omp_set_nest_lock(&nlk); omp_set_nest_lock(&nlk);")
             self.emit(f"acc_nest += {k};")
             self.emit("omp_unset_nest_lock(&nlk); omp_unset_nest_lock(&nlk);")
+        elif how == "api":
+            # the runtime's answers where the leaf runs, which pomp-cc
+            # routes through libpompt's wrappers: equal on every runtime
+            # (not omp_in_final: in a task generated in a final task
+            # outside any parallel region libgomp answers true, as OpenMP
+            # has it, libomp 14 false)
+            self.emit("#pragma omp atomic")
+            self.emit("acc_api += omp_get_num_threads() + "
+                      "10 * omp_get_level() + 100 * omp_get_active_level() + "
+                      "1000 * omp_in_parallel() + 10000 * "
+                      "omp_get_team_size(omp_get_level()) + 100000 * "
+                      "omp_get_ancestor_thread_num(0);")
         else:
             self.emit(f"{{ volatile long l = {k}; l *= 3; (void)l; }}")
 
@@ -158,7 +170,9 @@ class Gen:
             red = f"r{self.n_red}"
             self.n_red += 1
             clauses.append(f"reduction(+: {red})")
-        ordered = self.r.random() < 0.15
+        # (not in a region that cancels itself: a thread waiting for an
+        # iteration that a thread which left the region never runs hangs)
+        ordered = not self.cancellable and self.r.random() < 0.15
         if ordered:
             clauses.append("ordered")
         if not combined and self.r.random() < 0.25 and not red:
@@ -245,7 +259,7 @@ class Gen:
         # A region that cancels itself: every barrier in it must be a
         # cancellation point, which GCC makes only of those in the region's
         # own code (no orphaned constructs in it), and libgomp not of
-        # copyprivate's
+        # copyprivate's; and no ordered loop in it (loop())
         cancel = self.wild and self.r.random() < 0.25
         n = self.r.randint(1, 4)
         at = self.r.randint(0, n)
@@ -432,6 +446,7 @@ class Gen:
             "acc_nest;",
             "static long acc_ord; /* atomic: two loops' ordered blocks may "
             "run at once */",
+            "static long acc_api;",
             "static long dv[4];",
             "static omp_lock_t lk;",
             "static omp_nest_lock_t nlk;",
@@ -455,8 +470,8 @@ class Gen:
             "    round_once();",
             "  omp_destroy_lock(&lk);",
             "  omp_destroy_nest_lock(&nlk);",
-            '  printf("acc %ld %ld %ld %ld %ld %ld %ld\\n", acc, acc_crit, '
-            'acc_critca, acc_critcb, acc_lock, acc_nest, acc_ord);',
+            '  printf("acc %ld %ld %ld %ld %ld %ld %ld %ld\\n", acc, acc_crit, '
+            'acc_critca, acc_critcb, acc_lock, acc_nest, acc_ord, acc_api);',
             "  return (int)(dv[0] & 0);",
             "}",
         ]

@@ -8,7 +8,7 @@ compares.
 
 usage: fuzz_run.py --tool LIB --pomp-cc PATH --clang PATH --llvm-lib DIR
                    --out DIR (--seeds A-B | --seed N ...) [--threads 1,2,4]
-                   [--size N] [--rounds N] [--jobs N] [--keep]
+                   [--size N] [--rounds N] [--jobs N] [--keep] [--opt=OPTS]
                    [--check-tool LIB [--wild]]
 
 With --check-tool, the libpompt build also runs alone under the checking
@@ -91,10 +91,11 @@ def one_seed(a, seed):
                    (["--wild"] if a.wild else []), check=True)
     native = os.path.join(d, "native")
     pompt = os.path.join(d, "pompt")
-    ok = (a.wild or build([a.clang, "-fopenmp", "-O1", src, "-o", native,
+    opt = a.opt.split()
+    ok = (a.wild or build([a.clang, "-fopenmp"] + opt + [src, "-o", native,
                             "-L" + a.llvm_lib, "-Wl,-rpath," + a.llvm_lib],
                            log)) and \
-        build([a.pomp_cc, "gcc", "-fopenmp", "-O1", src, "-o", pompt], log)
+        build([a.pomp_cc, "gcc", "-fopenmp"] + opt + [src, "-o", pompt], log)
     results = []
     if ok:
         for n in ([] if a.wild else a.threads):
@@ -138,6 +139,8 @@ def main():
     ap.add_argument("--size", type=int, default=24)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--opt", default="-O1",
+                    help="compiler options of both builds (default -O1)")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--check-tool", metavar="LIB",
                     help="also run the libpompt build under this checking "

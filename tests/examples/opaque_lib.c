@@ -242,6 +242,55 @@ long opaque_teams(void) {
   return part[0] + part[1] + part[2];
 }
 
+/* Tasks with dependences (GCC's depend array: out and inout items, in,
+ * mutexinoutset and a depend object) and detachable tasks, one fulfilled
+ * in its own block and, with more than one thread, one by its creating
+ * thread after its block ran: libgomp's GOMP_task is all libpompt sees of
+ * them. */
+long opaque_dependences(void) {
+  long x = 0, y = 0, z = 0, w = 0, v = 0;
+  omp_depend_t o;
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp depobj(o) depend(inout : w)
+#pragma omp task depend(out : x) shared(x)
+    x = 1;
+#pragma omp task depend(in : x) depend(inout : y) shared(x, y)
+    y = x + 1;
+#pragma omp task depend(mutexinoutset : z) shared(z)
+    z += 1;
+#pragma omp task depend(depobj : o) shared(w)
+    w = 5;
+    omp_event_handle_t e1;
+#pragma omp task detach(e1)
+    omp_fulfill_event(e1);
+    if (omp_get_num_threads() > 1) {
+      /* another thread runs the block, and the creating thread fulfils
+       * the event once the block has run: detach, then late_fulfill (not
+       * an empty block: GCC 12 then never stores the event) */
+      omp_event_handle_t e2;
+      int ran = 0;
+#pragma omp task detach(e2) shared(v, ran)
+      {
+        v = 2;
+#pragma omp atomic write
+        ran = 1;
+      }
+      for (int seen = 0; !seen;) {
+#pragma omp atomic read
+        seen = ran;
+      }
+      omp_fulfill_event(e2);
+    } else {
+      v = 2;
+    }
+#pragma omp taskwait
+#pragma omp depobj(o) destroy
+  }
+  return x + y + z + w + v;
+}
+
 /* A region with a task reduction (GOMP_parallel_reductions, which reads
  * the reductions from the first word of the region's data block): one
  * thread creates four tasks that take part in it, whose contributions the

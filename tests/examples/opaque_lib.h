@@ -17,4 +17,5 @@ long opaque_taskgroup(void);
 long opaque_ordered(int n);
 long opaque_teams(void);
 long opaque_task_reduction(void);
+long opaque_dependences(void);
 #endif

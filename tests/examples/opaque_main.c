@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
     total += opaque_ordered(OPAQUE_ORDERED) == 0;
     total += opaque_teams() == 6;
     total += opaque_task_reduction() == 10;
+    total += opaque_dependences() == 11;
     /* A teams construct in a target region, which runs here (libgomp's
      * host fallback) and whose code pomp-cc leaves alone: GOMP_teams4. */
     long league[2] = {0, 0};
