@@ -626,9 +626,8 @@ static POMP_Dependence_t *gomp_depend_decode(void **depend, int *n) {
     base = 5;
   }
   *n = 0;
-  POMP_Dependence_t *d = total && total < (1u << 20)
-                             ? malloc(total * sizeof *d)
-                             : NULL;
+  POMP_Dependence_t *d =
+      total && total < (1u << 20) ? malloc(total * sizeof *d) : NULL;
   if (!d)
     return NULL;
   for (size_t i = 0; i < total; i++) {
@@ -640,10 +639,12 @@ static POMP_Dependence_t *gomp_depend_decode(void **depend, int *n) {
       type = ompt_dependence_type_mutexinoutset;
     } else if (i >= nout + nmutex + nin) { /* a depobj */
       void **obj = addr;
-      static const int kinds[] = {
-          0, ompt_dependence_type_in, ompt_dependence_type_out,
-          ompt_dependence_type_inout, ompt_dependence_type_mutexinoutset,
-          ompt_dependence_type_inoutset};
+      static const int kinds[] = {0,
+                                  ompt_dependence_type_in,
+                                  ompt_dependence_type_out,
+                                  ompt_dependence_type_inout,
+                                  ompt_dependence_type_mutexinoutset,
+                                  ompt_dependence_type_inoutset};
       uintptr_t k = (uintptr_t)obj[1];
       addr = obj[0];
       type = k >= 1 && k <= 5 ? kinds[k] : ompt_dependence_type_inout;
@@ -671,7 +672,8 @@ void task_observed(void (*fn)(void *), void *data,
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   unsigned char handed = 0;
-  POMP_Dependence_t *deps = NULL; /* decoded from code pomp-cc did not compile */
+  POMP_Dependence_t *deps =
+      NULL; /* decoded from code pomp-cc did not compile */
 #ifdef GOMP_JUMP_ENTRIES
   /* Reached by a jump from GOMP_task: the frame is the program's at its
    * call, as a native runtime's task entry has it. */
