@@ -402,7 +402,12 @@ void bridge_threads_end_all(void) {
 #define EXIT_WAIT_US 1000
 #define EXIT_WAIT_MAX_US 2000000
 
-/* A worker of me's pool whose place a newer thread took: libgomp let it go
+/* (After the pool's last team, a worker it did not reach that still runs
+ * is on its way out too: with a place list libgomp may start a new thread
+ * for a number rather than move a docked one whose place does not fit,
+ * and lets that one go.  Asleep, it is ended from here.)
+ *
+ * A worker of me's pool whose place a newer thread took: libgomp let it go
  * when a smaller team started (the threads past its size) and gave the
  * place to a new thread when a larger one followed, so the size of the
  * pool's last team cannot tell it from a docked one.  Newer threads come
@@ -440,7 +445,8 @@ static int exiting(const bridge_thread_t *t, const bridge_thread_t *me,
   if (me && __atomic_load_n(&t->pool_primary, __ATOMIC_RELAXED) == me)
     return (__atomic_load_n(&t->pool_num, __ATOMIC_RELAXED) >=
                 __atomic_load_n(&me->pool_size, __ATOMIC_RELAXED) ||
-            (after_team && superseded(t, me))) &&
+            (after_team &&
+             (superseded(t, me) || bridge_os_thread_runnable(t->tid)))) &&
            ended == 0;
   return ended == 0 && __atomic_load_n(&t->pending, __ATOMIC_RELAXED) &&
          bridge_os_thread_runnable(t->tid);

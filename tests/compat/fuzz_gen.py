@@ -216,7 +216,10 @@ class Gen:
         self.emit(head)
         self.emit("{")
         self.ind += 1
-        cancel = self.wild and "nowait" not in head and self.r.random() < 0.2
+        # (not in parallel sections: GCC takes the combined construct's
+        # sections for nowait ones, and ignores the cancel with a warning)
+        cancel = self.wild and not combined and "nowait" not in head and \
+            self.r.random() < 0.2
         for _ in range(self.r.randint(1, 4)):
             self.emit("#pragma omp section")
             if cancel and self.r.random() < 0.5:
