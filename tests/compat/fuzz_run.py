@@ -9,7 +9,7 @@ compares.
 usage: fuzz_run.py --tool LIB --pomp-cc PATH --clang PATH --llvm-lib DIR
                    --out DIR (--seeds A-B | --seed N ...) [--threads 1,2,4]
                    [--size N] [--rounds N] [--jobs N] [--keep] [--opt=OPTS]
-                   [--check-tool LIB [--wild]]
+                   [--check-tool LIB [--wild]] [--archer LIB]
 
 With --check-tool, the libpompt build also runs alone under the checking
 tool of tests/runtime (ompt_check_tool.c: thread states, inquiry answers
@@ -17,7 +17,11 @@ inside the callbacks, frames, codeptr_ra), inquiry sampled from SIGPROF at
 2000 Hz, and must pass (runs "Nc").  --wild adds to the programs what
 libomp 14 cannot be compared on (cancellation, detach, untied tasks, host
 teams; fuzz_gen.py) and runs only that, with OMP_CANCELLATION=true; a run
-that has not ended after 120 s fails as a hang.
+that has not ended after 120 s fails as a hang.  With --archer, each
+program is also built with -fsanitize=thread and run under LLVM's Archer
+(run_archer.py): the programs are race-free by construction, so any report
+means a synchronisation libpompt did not tell Archer about (runs "Na";
+SKIP where ThreadSanitizer cannot run).
 
 A failing seed leaves its program, both builds and diff_run.py's output in
 OUT/SEED/; passing seeds are removed unless --keep.  A run in which only
@@ -81,6 +85,31 @@ def check_run(a, prog, n, log):
     return "FAIL"
 
 
+def archer_runs(a, src, d, log):
+    """The program built with -fsanitize=thread and run under Archer at
+    every thread count: race-free by construction, so ThreadSanitizer must
+    report nothing (run_archer.py --expect none).  A missed synchronisation
+    event of libpompt's shows as a data race."""
+    prog = os.path.join(d, "tsan")
+    if not build([a.pomp_cc, "gcc", "-fopenmp", "-fsanitize=thread", "-g"] +
+                 a.opt.split() + [src, "-o", prog], log):
+        return [("archer", "FAIL")]
+    out = []
+    for n in a.threads:
+        p = subprocess.run(
+            [sys.executable, os.path.join(HERE, "run_archer.py"),
+             "--archer", a.archer, "--threads", str(n), "--expect", "none",
+             "--", prog, str(a.rounds)],
+            env=dict(os.environ, OMP_MAX_ACTIVE_LEVELS="2"),
+            capture_output=True, text=True, timeout=900)
+        st = {0: "ok", 77: "SKIP"}.get(p.returncode, "FAIL")
+        out.append((f"{n}a", st))
+        if st == "FAIL":
+            log.append(f"--- {n} threads under Archer: exit {p.returncode}\n"
+                       f"{p.stdout[-4000:]}{p.stderr[-4000:]}")
+    return out
+
+
 def one_seed(a, seed):
     d = os.path.join(a.out, str(seed))
     os.makedirs(d, exist_ok=True)
@@ -118,6 +147,8 @@ def one_seed(a, seed):
             for n in a.threads:
                 st = check_run(a, pompt, n, log)
                 results.append((f"{n}c", st))
+        if a.archer:
+            results += archer_runs(a, src, d, log)
     passed = ok and all(st != "FAIL" for _, st in results)
     with open(os.path.join(d, "log.txt"), "w") as f:
         f.write("\n".join(log))
@@ -146,6 +177,9 @@ def main():
                     help="also run the libpompt build under this checking "
                     "tool (libompt_check_tool.so), with inquiry sampled "
                     "from SIGPROF")
+    ap.add_argument("--archer", metavar="LIB",
+                    help="also build with -fsanitize=thread and run under "
+                    "LLVM's Archer (libarcher.so): no report allowed")
     ap.add_argument("--wild", action="store_true",
                     help="programs with what cannot be compared with libomp "
                     "14 too (fuzz_gen.py --wild: cancellation, detach, "
@@ -159,6 +193,9 @@ def main():
         seeds += range(lo, hi + 1)
     if not seeds:
         ap.error("no seeds")
+    if a.archer and a.wild:
+        ap.error("--archer with --wild: cancelled and detached programs "
+                 "are not race-free by construction")
     if a.wild and not a.check_tool:
         ap.error("--wild compares nothing with libomp: give --check-tool")
     for tool in ([] if a.wild else [a.clang]) + [a.pomp_cc]:
