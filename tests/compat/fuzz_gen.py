@@ -9,7 +9,9 @@ Constructs: parallel (num_threads, if(0), reduction; nested), parallel
 for, parallel sections, parallel master, for (every schedule, nowait,
 ordered, collapse(2), reduction), sections, single (nowait, copyprivate),
 master, masked, barrier, flush, task (if(0), final, mergeable, priority,
-depend), taskwait (and taskwait depend), taskgroup, taskyield, taskloop,
+depend: in, out, inout, mutexinoutset, depend objects), taskwait (and
+taskwait depend), taskgroup (and one with a task reduction in a single
+construct), taskyield, taskloop,
 critical (unnamed, named), atomic, locks and nestable locks; constructs in
 functions called from a region (orphaned).
 
@@ -120,7 +122,16 @@ class Gen:
         # task of its own, doc/compat.md)
         if (self.wild or not if_false) and self.r.random() < 0.3:
             v = self.r.randint(0, 3)
-            c.append(f"depend({self.r.choice(['in', 'out', 'inout'])}: dv[{v}])")
+            kinds = ["in", "out", "inout", "in", "out", "inout",
+                     "mutexinoutset"]
+            # (depend objects only with --wild: pomp-instr cannot read them
+            # at compile time and passes no dependence for them, with a
+            # warning, where libomp reports the object's)
+            kind = self.r.choice(kinds + (["depobj"] if self.wild else []))
+            if kind == "depobj":  # one of main's depend objects
+                c.append(f"depend(depobj: dob{v})")
+            else:
+                c.append(f"depend({kind}: dv[{v}])")
         if self.r.random() < 0.1:
             c.append("priority(1)")
         return (" " + " ".join(c)) if c else ""
@@ -319,6 +330,31 @@ class Gen:
                 self.emit(f"#pragma omp taskwait depend(in: dv[{self.r.randint(0, 3)}])")
             else:
                 self.emit("#pragma omp taskwait")
+        elif c == "taskgroup" and ctx == TEAM and depth == 1 and \
+                not self.no_red and self.r.random() < 0.3:
+            # a task reduction, in a single construct of an outermost
+            # region: one instance at a time, combined into a variable of
+            # round_once's (in the initial task outside any region such a
+            # taskgroup hangs libgomp 12 at times, plain gcc too)
+            red = f"r{self.n_red}"
+            self.n_red += 1
+            self.pre.append(f"long {red} = 0;")
+            self.post.append(f"acc += {red};")
+            self.emit("#pragma omp single")
+            self.emit(f"#pragma omp taskgroup task_reduction(+: {red})")
+            self.emit("{")
+            self.ind += 1
+            for _ in range(self.r.randint(1, 3)):
+                self.emit(f"#pragma omp task in_reduction(+: {red})")
+                self.emit("{")
+                self.ind += 1
+                self.emit(f"{red} += {self.r.randint(1, 9)};")
+                for _ in range(self.r.randint(0, 2)):
+                    self.stmt(TASK, depth + 1)
+                self.ind -= 1
+                self.emit("}")
+            self.ind -= 1
+            self.emit("}")
         elif c == "taskgroup":
             self.emit("#pragma omp taskgroup")
             self.emit("{")
@@ -451,6 +487,7 @@ class Gen:
             "run at once */",
             "static long acc_api;",
             "static long dv[4];",
+            "static omp_depend_t dob0, dob1, dob2, dob3; /* made by main */",
             "static omp_lock_t lk;",
             "static omp_nest_lock_t nlk;",
             "",
@@ -469,10 +506,18 @@ class Gen:
             "  int rounds = argc > 1 ? atoi(argv[1]) : 2;",
             "  omp_init_lock(&lk);",
             "  omp_init_nest_lock(&nlk);",
+            "#pragma omp depobj(dob0) depend(inout: dv[0])",
+            "#pragma omp depobj(dob1) depend(inout: dv[1])",
+            "#pragma omp depobj(dob2) depend(in: dv[2])",
+            "#pragma omp depobj(dob3) depend(inout: dv[3])",
             "  for (int k = 0; k < rounds; k++)",
             "    round_once();",
             "  omp_destroy_lock(&lk);",
             "  omp_destroy_nest_lock(&nlk);",
+            "#pragma omp depobj(dob0) destroy",
+            "#pragma omp depobj(dob1) destroy",
+            "#pragma omp depobj(dob2) destroy",
+            "#pragma omp depobj(dob3) destroy",
             '  printf("acc %ld %ld %ld %ld %ld %ld %ld %ld\\n", acc, acc_crit, '
             'acc_critca, acc_critcb, acc_lock, acc_nest, acc_ord, acc_api);',
             "  return (int)(dv[0] & 0);",
