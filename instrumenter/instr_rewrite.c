@@ -3086,8 +3086,15 @@ static int dependence_type(const char *s, size_t n) {
   static const struct {
     const char *w;
     int v;
-  } types[] = {{"in", 1},     {"out", 2},  {"inout", 3},   {"mutexinoutset", 4},
-               {"source", 5}, {"sink", 6}, {"inoutset", 7}};
+  } types[] = {{"in", 1},
+               {"out", 2},
+               {"inout", 3},
+               {"mutexinoutset", 4},
+               {"source", 5},
+               {"sink", 6},
+               {"inoutset", 7},
+               /* the object itself, read by the library (pomp.h) */
+               {"depobj", 256}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     if (strlen(types[i].w) == n && memcmp(types[i].w, s, n) == 0)
       return types[i].v;

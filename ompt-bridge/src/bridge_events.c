@@ -2203,6 +2203,37 @@ static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
   }
 }
 
+/* The items of depend(depobj: o) clauses read from their objects
+ * (POMP_DEPENDENCE_DEPOBJ) into the thread's buffer, which holds them until
+ * the creation is delivered (the thread's next creation comes after that).
+ * *ndeps becomes 0 when memory is out. */
+static const POMP_Dependence_t *
+read_depobjs(bridge_thread_t *t, const POMP_Dependence_t deps[], int *ndeps) {
+  int n = *ndeps, any = 0;
+  for (int i = 0; i < n; i++)
+    any |= deps[i].type == POMP_DEPENDENCE_DEPOBJ;
+  if (!any)
+    return deps;
+  if (n > t->depobj_cap) {
+    POMP_Dependence_t *b = realloc(t->depobj_buf, (size_t)n * sizeof *b);
+    if (!b) {
+      *ndeps = 0;
+      return deps;
+    }
+    t->depobj_buf = b;
+    t->depobj_cap = n;
+  }
+  for (int i = 0; i < n; i++) {
+    t->depobj_buf[i] = deps[i];
+    if (deps[i].type == POMP_DEPENDENCE_DEPOBJ && deps[i].addr) {
+      void *const *obj = deps[i].addr;
+      t->depobj_buf[i].addr = obj[0];
+      t->depobj_buf[i].type = gomp_depobj_type((uintptr_t)obj[1]);
+    }
+  }
+  return t->depobj_buf;
+}
+
 static int32_t task_dependences_h(task_handle_t *h,
                                   const POMP_Dependence_t deps[], int ndeps) {
   bridge_thread_t *t = bridge_thread_self();
@@ -2213,6 +2244,7 @@ static int32_t task_dependences_h(task_handle_t *h,
   bridge_task_t *rec = handle_task(h, BRIDGE_TASK_CREATED);
   if (!rec)
     return POMP_ERR_STATE;
+  deps = read_depobjs(t, deps, &ndeps);
   if (ndeps == 0)
     return POMP_SUCCESS;
   if (t->create_pending.rec == rec) {

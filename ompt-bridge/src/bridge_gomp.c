@@ -639,15 +639,8 @@ static POMP_Dependence_t *gomp_depend_decode(void **depend, int *n) {
       type = ompt_dependence_type_mutexinoutset;
     } else if (i >= nout + nmutex + nin) { /* a depobj */
       void **obj = addr;
-      static const int kinds[] = {0,
-                                  ompt_dependence_type_in,
-                                  ompt_dependence_type_out,
-                                  ompt_dependence_type_inout,
-                                  ompt_dependence_type_mutexinoutset,
-                                  ompt_dependence_type_inoutset};
-      uintptr_t k = (uintptr_t)obj[1];
       addr = obj[0];
-      type = k >= 1 && k <= 5 ? kinds[k] : ompt_dependence_type_inout;
+      type = gomp_depobj_type((uintptr_t)obj[1]);
     }
     d[i].addr = addr;
     d[i].type = type;

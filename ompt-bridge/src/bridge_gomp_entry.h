@@ -158,6 +158,18 @@ int bridge_gomp_chunks_push(uint64_t start, uint64_t incr, int down);
 void bridge_gomp_chunks_pop(void);
 
 /* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */
+/* The ompt_dependence_type_t of libgomp's kind in a depend object
+ * (GOMP_DEPEND_IN 1, OUT 2, INOUT 3, MUTEXINOUTSET 4, INOUTSET 5). */
+static inline int gomp_depobj_type(uintptr_t kind) {
+  static const int types[] = {0,
+                              ompt_dependence_type_in,
+                              ompt_dependence_type_out,
+                              ompt_dependence_type_inout,
+                              ompt_dependence_type_mutexinoutset,
+                              ompt_dependence_type_inoutset};
+  return kind >= 1 && kind <= 5 ? types[kind] : ompt_dependence_type_inout;
+}
+
 #define GOMP_TASK_FLAG_UNTIED (1u << 0)
 #define GOMP_TASK_FLAG_FINAL (1u << 1)
 #define GOMP_TASK_FLAG_MERGEABLE (1u << 2)

@@ -308,6 +308,10 @@ typedef struct bridge_thread {
   /* Scratch for dependence arrays handed to the tool. */
   ompt_dependence_t *dep_buf;
   int dep_cap;
+  /* A creation's dependences with its depend objects read
+   * (POMP_DEPENDENCE_DEPOBJ), held until the creation is delivered. */
+  POMP_Dependence_t *depobj_buf;
+  int depobj_cap;
   struct bridge_thread *next; /* registry of every thread ever seen */
   int tid; /* kernel thread id (finalisation waits for exiting threads) */
   /* The initial region of a thread that the OpenMP runtime did not create

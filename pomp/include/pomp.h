@@ -348,11 +348,16 @@ typedef struct POMP_Task {
 #define POMP_TASK_TASKWAIT 0x80 /* the dependence task of a taskwait */
 
 /* One depend item: its address and its type, an ompt_dependence_type_t
- * value (1 in, 2 out, 3 inout, 4 mutexinoutset, ... as in omp-tools.h). */
+ * value (1 in, 2 out, 3 inout, 4 mutexinoutset, ... as in omp-tools.h),
+ * or POMP_DEPENDENCE_DEPOBJ for an item of depend(depobj: o): addr is then
+ * the depend object itself, whose address and kind the library reads when
+ * the item is passed (GCC's omp_depend_t: the address, then libgomp's
+ * kind). */
 typedef struct POMP_Dependence {
   const void *addr;
   int32_t type;
 } POMP_Dependence_t;
+#define POMP_DEPENDENCE_DEPOBJ 256
 
 /* Before the task construct, on the encountering thread. */
 int32_t POMP_Task_create_begin(POMP_Handle_t *handle, int32_t thread_id,

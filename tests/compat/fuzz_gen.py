@@ -122,12 +122,8 @@ class Gen:
         # task of its own, doc/compat.md)
         if (self.wild or not if_false) and self.r.random() < 0.3:
             v = self.r.randint(0, 3)
-            kinds = ["in", "out", "inout", "in", "out", "inout",
-                     "mutexinoutset"]
-            # (depend objects only with --wild: pomp-instr cannot read them
-            # at compile time and passes no dependence for them, with a
-            # warning, where libomp reports the object's)
-            kind = self.r.choice(kinds + (["depobj"] if self.wild else []))
+            kind = self.r.choice(["in", "out", "inout", "in", "out", "inout",
+                                  "mutexinoutset", "depobj"])
             if kind == "depobj":  # one of main's depend objects
                 c.append(f"depend(depobj: dob{v})")
             else:
