@@ -58,8 +58,11 @@
  * x86-64 values (doc/ompt-mapping.md, the frames). */
 extern int bridge_frame_flag;
 void bridge_frame_flags_setup(void);
-/* A POMPT_* switch of two values: 0 for the first, 1 for the second, dflt
- * when unset or empty, or another value (which gets a warning). */
+/* A POMPT_* switch: the index of its value among the n choices, dflt when
+ * unset or empty, or another value (which gets a warning). */
+int bridge_env_pick(const char *name, const char *const choices[], int n,
+                    int dflt);
+/* The same for a switch of two values: 0 for the first, 1 for the second. */
 int bridge_env_choice(const char *name, const char *first, const char *second,
                       int dflt);
 /* POMPT_SET_RESULT (bridge_inquiry.c): what set_callback answers for a

@@ -2203,10 +2203,20 @@ static void track_dependences(bridge_thread_t *t, bridge_task_t *rec,
   }
 }
 
+POMP_Dependence_t *bridge_deps_scratch(bridge_thread_t *t, int n) {
+  if (n > t->deps_cap) {
+    POMP_Dependence_t *b = realloc(t->deps_buf, (size_t)n * sizeof *b);
+    if (!b)
+      return NULL;
+    t->deps_buf = b;
+    t->deps_cap = n;
+  }
+  return t->deps_buf;
+}
+
 /* The items of depend(depobj: o) clauses read from their objects
- * (POMP_DEPENDENCE_DEPOBJ) into the thread's buffer, which holds them until
- * the creation is delivered (the thread's next creation comes after that).
- * *ndeps becomes 0 when memory is out. */
+ * (POMP_DEPENDENCE_DEPOBJ), in the thread's scratch buffer.  *ndeps
+ * becomes 0 when memory is out. */
 static const POMP_Dependence_t *
 read_depobjs(bridge_thread_t *t, const POMP_Dependence_t deps[], int *ndeps) {
   int n = *ndeps, any = 0;
@@ -2214,24 +2224,20 @@ read_depobjs(bridge_thread_t *t, const POMP_Dependence_t deps[], int *ndeps) {
     any |= deps[i].type == POMP_DEPENDENCE_DEPOBJ;
   if (!any)
     return deps;
-  if (n > t->depobj_cap) {
-    POMP_Dependence_t *b = realloc(t->depobj_buf, (size_t)n * sizeof *b);
-    if (!b) {
-      *ndeps = 0;
-      return deps;
-    }
-    t->depobj_buf = b;
-    t->depobj_cap = n;
+  POMP_Dependence_t *out = bridge_deps_scratch(t, n);
+  if (!out) {
+    *ndeps = 0;
+    return deps;
   }
   for (int i = 0; i < n; i++) {
-    t->depobj_buf[i] = deps[i];
+    out[i] = deps[i];
     if (deps[i].type == POMP_DEPENDENCE_DEPOBJ && deps[i].addr) {
       void *const *obj = deps[i].addr;
-      t->depobj_buf[i].addr = obj[0];
-      t->depobj_buf[i].type = gomp_depobj_type((uintptr_t)obj[1]);
+      out[i].addr = obj[0];
+      out[i].type = gomp_depobj_type((uintptr_t)obj[1]);
     }
   }
-  return t->depobj_buf;
+  return out;
 }
 
 static int32_t task_dependences_h(task_handle_t *h,

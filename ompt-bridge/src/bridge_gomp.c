@@ -611,9 +611,11 @@ task_by_memcpy(bridge_thread_t *t, const task_hdr_t *h, void *data,
  * libgomp's two layouts: {n, n_out, addresses...}, or {0, n, n_out,
  * n_mutexinoutset, n_in, addresses..., depobjs...}.  GCC lists out and
  * inout items as one group, which libgomp treats alike: reported as inout.
- * A depobj (omp_depend_t) is an address and libgomp's kind.  Returns a
- * malloc'd array of *n items, or NULL (*n 0) when memory is out. */
-static POMP_Dependence_t *gomp_depend_decode(void **depend, int *n) {
+ * A depobj (omp_depend_t) is an address and libgomp's kind.  In the
+ * thread's scratch buffer (bridge_deps_scratch): *n items, or NULL (*n 0)
+ * when memory is out. */
+static POMP_Dependence_t *gomp_depend_decode(bridge_thread_t *t, void **depend,
+                                             int *n) {
   size_t total = (uintptr_t)depend[0], nout, nmutex = 0, nin, base = 2;
   if (total) {
     nout = (uintptr_t)depend[1];
@@ -627,7 +629,7 @@ static POMP_Dependence_t *gomp_depend_decode(void **depend, int *n) {
   }
   *n = 0;
   POMP_Dependence_t *d =
-      total && total < (1u << 20) ? malloc(total * sizeof *d) : NULL;
+      total && total < (1u << 20) ? bridge_deps_scratch(t, (int)total) : NULL;
   if (!d)
     return NULL;
   for (size_t i = 0; i < total; i++) {
@@ -665,8 +667,6 @@ void task_observed(void (*fn)(void *), void *data,
   bridge_thread_t *t = bridge_thread_peek();
   bridge_task_t *rec = t ? t->create_pending.rec : NULL;
   unsigned char handed = 0;
-  POMP_Dependence_t *deps =
-      NULL; /* decoded from code pomp-cc did not compile */
 #ifdef GOMP_JUMP_ENTRIES
   /* Reached by a jump from GOMP_task: the frame is the program's at its
    * call, as a native runtime's task entry has it. */
@@ -706,8 +706,8 @@ void task_observed(void (*fn)(void *), void *data,
     handed = rec != NULL;
     if (rec && has_deps) {
       int n;
-      deps = gomp_depend_decode(depend, &n);
       /* held as the creation's until it is delivered (below) */
+      POMP_Dependence_t *deps = gomp_depend_decode(t, depend, &n);
       if (deps)
         bridge_task_dependences_word((uintptr_t)rec, deps, n);
     }
@@ -747,7 +747,6 @@ void task_observed(void (*fn)(void *), void *data,
   if (handed) /* the scheduling point the construct would have closed */
     bridge_task_handed_created(&hd, frame);
 #endif
-  free(deps);
 }
 
 #ifdef GOMP_JUMP_ENTRIES

@@ -308,10 +308,11 @@ typedef struct bridge_thread {
   /* Scratch for dependence arrays handed to the tool. */
   ompt_dependence_t *dep_buf;
   int dep_cap;
-  /* A creation's dependences with its depend objects read
-   * (POMP_DEPENDENCE_DEPOBJ), held until the creation is delivered. */
-  POMP_Dependence_t *depobj_buf;
-  int depobj_cap;
+  /* A creation's dependences as libpompt made them (depend objects read,
+   * libgomp's depend array decoded), held until the creation is delivered
+   * (bridge_deps_scratch). */
+  POMP_Dependence_t *deps_buf;
+  int deps_cap;
   struct bridge_thread *next; /* registry of every thread ever seen */
   int tid; /* kernel thread id (finalisation waits for exiting threads) */
   /* The initial region of a thread that the OpenMP runtime did not create
@@ -366,6 +367,10 @@ extern int bridge_enabled; /* POMP_On/Off */
 int bridge_inside_libpompt(const void *addr);
 /* Recompute the active and group tables (set_callback, On/Off, groups). */
 void bridge_tables_update(void);
+/* The thread's buffer for n dependences of the creation it is making,
+ * which holds them until the creation is delivered (the thread's next
+ * creation comes after that); NULL when memory is out. */
+POMP_Dependence_t *bridge_deps_scratch(bridge_thread_t *t, int n);
 /* The program called libgomp's entry (GOMP_...) through libpompt but
  * libgomp is not loaded (a link that dropped it): nothing can run it.
  * Says so and aborts. */

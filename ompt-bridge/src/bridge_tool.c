@@ -322,18 +322,30 @@ static void clear_callbacks(void) {
 
 int bridge_frame_flag = ompt_frame_cfa;
 
-int bridge_env_choice(const char *name, const char *first, const char *second,
-                      int dflt) {
+int bridge_env_pick(const char *name, const char *const choices[], int n,
+                    int dflt) {
   const char *v = getenv(name);
   if (!v || !*v)
     return dflt;
-  if (!strcmp(v, first))
-    return 0;
-  if (!strcmp(v, second))
-    return 1;
-  fprintf(stderr, "pompt: %s='%s' is neither '%s' nor '%s'; ignored\n", name, v,
-          first, second);
+  for (int i = 0; i < n; i++)
+    if (!strcmp(v, choices[i]))
+      return i;
+  if (n == 2) {
+    fprintf(stderr, "pompt: %s='%s' is neither '%s' nor '%s'; ignored\n", name,
+            v, choices[0], choices[1]);
+  } else {
+    fprintf(stderr, "pompt: %s='%s' is not one of", name, v);
+    for (int i = 0; i < n; i++)
+      fprintf(stderr, "%s %s", i ? "," : "", choices[i]);
+    fprintf(stderr, "; ignored\n");
+  }
   return dflt;
+}
+
+int bridge_env_choice(const char *name, const char *first, const char *second,
+                      int dflt) {
+  const char *const choices[] = {first, second};
+  return bridge_env_pick(name, choices, 2, dflt);
 }
 
 void bridge_frame_flags_setup(void) {
@@ -353,7 +365,9 @@ void bridge_frame_flags_setup(void) {
  * constructors, or at an OpenMP event before it ("main", the default);
  * only at the program's first OpenMP event ("first-event"); or as soon as
  * libpompt is ready ("load"). */
+/* In the order of start_modes. */
 enum { START_MAIN, START_FIRST_EVENT, START_LOAD };
+static const char *const start_modes[] = {"main", "first-event", "load"};
 static int start_mode;
 /* The start is armed until it happens (bridge_start_before_main, or the
  * first event): events run their active paths (bridge_active is 1, no
@@ -470,16 +484,8 @@ static void do_init(void) {
   bridge_frame_flags_setup();
   bridge_set_results_setup();
   bridge_work_loop_setup();
-  const char *when = getenv("POMPT_TOOL_START");
-  if (when && !strcmp(when, "first-event"))
-    start_mode = START_FIRST_EVENT;
-  else if (when && !strcmp(when, "load"))
-    start_mode = START_LOAD;
-  else if (when && *when && strcmp(when, "main"))
-    fprintf(stderr,
-            "pompt: POMPT_TOOL_START='%s' is not one of main, first-event, "
-            "load; using main\n",
-            when);
+  start_mode = bridge_env_pick("POMPT_TOOL_START", start_modes, START_LOAD + 1,
+                               START_MAIN);
   /* OMP_TOOL=disabled decides at once: the events take their no-tool
    * paths from the start. */
   const char *omp_tool = getenv("OMP_TOOL");
