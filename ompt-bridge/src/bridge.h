@@ -218,8 +218,42 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
                         const void *codeptr, void *frame);
 
 /* ---- Parallel regions.  team is the POMP_Team_t storage of this instance. */
-void bridge_parallel_enter(POMP_Team_t *team, int requested, int if_false,
+/* how: BRIDGE_ENTER_IF_FALSE for an if clause that was false;
+ * BRIDGE_ENTER_QUIET_BEGIN when the construct's block starts with the
+ * compact family's Parallel_begin, which may then go quiet (bridge_block_t
+ * below); BRIDGE_ENTER_QUIET_END when it ends with its Parallel_end and
+ * that may too: no reduction is combined after the block, the end's call
+ * site is recorded. */
+enum {
+  BRIDGE_ENTER_IF_FALSE = 1,
+  BRIDGE_ENTER_QUIET_BEGIN = 2,
+  BRIDGE_ENTER_QUIET_END = 4
+};
+void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
                            const void *codeptr, void *frame);
+/* The block of the implicit task that libpompt's region trampoline began
+ * (bridge_gomp.c, region_run), for the compact family's Parallel_begin and
+ * Parallel_end entries, whose path with a tool is then assembler
+ * (pomp_lean.c) when the thread's team is the entry's: Parallel_begin only
+ * clears the byte early points to (the task's early_begun, as
+ * bridge_parallel_begin does); unless early's bit 0 is set (no
+ * BRIDGE_ENTER_QUIET_END), Parallel_end only stores its return address in
+ * end_codeptr, and the trampoline does the rest once the block's function
+ * returned (bridge_parallel_returned: what the program runs in between,
+ * without a reduction, is nothing a tool observes).  Set when the trampoline
+ * began the task, cleared when the function returned; a region nested inside
+ * replaces it, so that the outer construct's events after it take the
+ * general path.  Offsets fixed for the assembler. */
+typedef struct bridge_block {
+  const void *team;
+  uintptr_t early;
+  const void *end_codeptr;
+} bridge_block_t;
+extern __thread bridge_block_t bridge_block
+    __attribute__((tls_model("initial-exec")));
+_Static_assert(offsetof(bridge_block_t, early) == sizeof(void *) &&
+                   offsetof(bridge_block_t, end_codeptr) == 2 * sizeof(void *),
+               "pomp_lean.c's entries read bridge_block at these offsets");
 void bridge_parallel_begin(POMP_Team_t *team, void *frame);
 /* combining: the construct's reduction is on the parallel leaf, GCC
  * combines after the block: the thread combines until the block's function

@@ -270,8 +270,8 @@ enter_event_flush(void *frame) {
 }
 
 static inline __attribute__((always_inline)) void
-parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
-               int if_false, const void *codeptr, void *frame, int room) {
+parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested, int how,
+               const void *codeptr, void *frame, int room) {
   /* Every field, written only where it changes (BRIDGE_TEAM_SET), but
    * region_fn and region_data, which libpompt's GOMP_parallel sets before
    * its trampoline reads them. */
@@ -282,14 +282,18 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
   /* An outermost team uses the primary's pool, unless a target region's
    * host fallback gave it one of its own. */
   bridge_thread_t *primary = enc && (enc->flags & ompt_task_initial) ? t : NULL;
-  int origin = 0;
+  /* BRIDGE_ENTER_QUIET_BEGIN and _END as BRIDGE_TEAM_QUIET_BEGIN, _END */
+  _Static_assert(BRIDGE_TEAM_QUIET_BEGIN == 2 * BRIDGE_ENTER_QUIET_BEGIN &&
+                     BRIDGE_TEAM_QUIET_END == 2 * BRIDGE_ENTER_QUIET_END,
+                 "the quiet bits are the entry's, one place up");
+  int origin = (how & (BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END)) << 1;
   if (__builtin_expect(bridge_target_depth > 0, 0) && primary) {
     primary = NULL;
-    origin = BRIDGE_TEAM_POOL_DISCARDED;
+    origin |= BRIDGE_TEAM_POOL_DISCARDED;
   }
   BRIDGE_TEAM_SET(team->pool_primary, primary);
   BRIDGE_TEAM_SET(team->codeptr, codeptr);
-  BRIDGE_TEAM_SET(team->requested, if_false ? 1 : requested);
+  BRIDGE_TEAM_SET(team->requested, how & BRIDGE_ENTER_IF_FALSE ? 1 : requested);
   BRIDGE_TEAM_SET(team->flags,
                   ompt_parallel_invoker_runtime | ompt_parallel_team);
   BRIDGE_TEAM_SET(team->size, 0);
@@ -316,22 +320,22 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested,
 }
 
 static __attribute__((noinline)) void
-parallel_enter_slow(bridge_team_t *team, int requested, int if_false,
+parallel_enter_slow(bridge_team_t *team, int requested, int how,
                     const void *codeptr, void *frame) {
   bridge_thread_t *t = enter_event(frame);
   if (t)
-    parallel_enter(t, team, requested, if_false, codeptr, frame, 0);
+    parallel_enter(t, team, requested, how, codeptr, frame, 0);
 }
 
-void bridge_parallel_enter(POMP_Team_t *storage, int requested, int if_false,
+void bridge_parallel_enter(POMP_Team_t *storage, int requested, int how,
                            const void *codeptr, void *frame) {
   bridge_team_t *team = (bridge_team_t *)storage;
   bridge_thread_t *t = enter_quick(frame, 1);
   if (__builtin_expect(!t, 0)) {
-    parallel_enter_slow(team, requested, if_false, codeptr, frame);
+    parallel_enter_slow(team, requested, how, codeptr, frame);
     return;
   }
-  parallel_enter(t, team, requested, if_false, codeptr, frame, 1);
+  parallel_enter(t, team, requested, how, codeptr, frame, 1);
 }
 
 /* parallel_begin of the region this thread is about to start. */
@@ -366,6 +370,20 @@ static void pool_note(bridge_thread_t *t, const bridge_team_t *team, int num,
   __atomic_store_n(&t->pool_num, num, __ATOMIC_RELAXED);
 }
 
+__thread bridge_block_t bridge_block
+    __attribute__((used, tls_model("initial-exec")));
+
+/* The block of task, which the trampoline began: its construct's
+ * Parallel_begin and Parallel_end may go quiet (bridge_block_t). */
+static inline __attribute__((always_inline)) void
+block_arm(const bridge_team_t *team, bridge_task_t *task) {
+  if (team->origin & BRIDGE_TEAM_QUIET_BEGIN) {
+    bridge_block.team = team;
+    bridge_block.early =
+        (uintptr_t)&task->early_begun | !(team->origin & BRIDGE_TEAM_QUIET_END);
+  }
+}
+
 /* The implicit task's begin.  early: called by libpompt's trampoline
  * (region_run) before the region's function runs; the task it leaves
  * running is marked begun, so that the construct's own Parallel_begin
@@ -380,6 +398,8 @@ parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
     early->early_begun =
         (uint8_t)(early_run && (early->flags & ompt_task_implicit));
     early->trampolined |= early->early_begun;
+    if (early->early_begun)
+      block_arm(team, early);
     return;
   }
   if (t->fork_pending) /* the region started through another entry */
@@ -423,6 +443,8 @@ parallel_begin_slow(bridge_team_t *team, void *frame, int early_run) {
          (unsigned)size, (unsigned)num, ompt_task_implicit);
   }
   task->parallel_data_seen = team->parallel_data;
+  if (early_run)
+    block_arm(team, task);
 }
 
 void bridge_parallel_begin_early(POMP_Team_t *storage, void *frame) {
@@ -552,13 +574,30 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
 /* The block's function returned to the trampoline.  A block left without
  * its end event (a cancelled region) is left here too, at the end of the
  * construct, while the team's storage can still be read. */
-void bridge_parallel_returned(POMP_Team_t *storage) {
+void bridge_parallel_returned(POMP_Team_t *storage, void *frame) {
   bridge_team_t *team = (bridge_team_t *)storage;
+  const void *quiet_end = NULL;
+  if (bridge_block.team == team) {
+    quiet_end = bridge_block.end_codeptr;
+    bridge_block.team = bridge_block.end_codeptr = NULL;
+  }
   bridge_thread_t *t = bridge_self;
   bridge_task_t *task = t ? t->cur : NULL;
-  if (!task || !task->trampolined || task->team != team || task == t->pending)
-    return; /* another task runs (left without its end): recovered later */
-  const void *codeptr = NULL;
+  if (__builtin_expect(!task || !task->trampolined || task->team != team ||
+                           task == t->pending,
+                       0)) {
+    /* A quiet Parallel_end: what its event would have found to do first
+     * (enter_event), at this frame, which no task of the block outlives. */
+    if (!quiet_end || !(t = enter_event(frame)))
+      return;
+    task = t->cur;
+    if (!task || !task->trampolined || task->team != team || task == t->pending)
+      return; /* another task runs (left without its end): recovered later */
+  } else if (quiet_end && __builtin_expect(t->lane_hold, 0)) {
+    t->lane_hold = 0; /* as enter_event */
+    bridge_lane_refresh(t);
+  }
+  const void *codeptr = quiet_end;
   if (task->trampolined == BRIDGE_TRAMPOLINED_ENDED)
     codeptr = task->left_codeptr;
   if (bridge_combining.open == BRIDGE_COMBINING_BLOCK)

@@ -360,12 +360,13 @@ BRIDGE_TRAMPOLINE static void region_run(void *arg) {
   bridge_team_t *team = arg;
   void (*fn)(void *) = team->region_fn;
   void *data = team->region_data;
+  void *frame = BRIDGE_FRAME_KEPT();
   /* Marks the task begun: Parallel_begin delivers nothing more. */
-  bridge_parallel_begin_early((POMP_Team_t *)team, BRIDGE_FRAME_KEPT());
+  bridge_parallel_begin_early((POMP_Team_t *)team, frame);
   fn(data);
   /* The task leaves its block here, and any reduction GCC combined after
    * it ends. */
-  bridge_parallel_returned((POMP_Team_t *)team);
+  bridge_parallel_returned((POMP_Team_t *)team, frame);
 }
 
 /* With a tool active: an instrumented construct's region (its fork is

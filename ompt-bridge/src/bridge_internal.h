@@ -183,7 +183,13 @@ typedef struct bridge_team {
  * GOMP_barrier); started inside a target region that runs on the host,
  * whose fallback gives the region a pool of its own and discards it, its
  * threads exiting, when the target region ends. */
-enum { BRIDGE_TEAM_OPAQUE = 1, BRIDGE_TEAM_POOL_DISCARDED = 2 };
+enum {
+  BRIDGE_TEAM_OPAQUE = 1,
+  BRIDGE_TEAM_POOL_DISCARDED = 2,
+  /* BRIDGE_ENTER_QUIET_BEGIN and _END (bridge.h) */
+  BRIDGE_TEAM_QUIET_BEGIN = 4,
+  BRIDGE_TEAM_QUIET_END = 8
+};
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),
                "POMP_Team_t too small for the bridge's team record");
@@ -947,8 +953,9 @@ void bridge_task_memory(POMP_Task_t *task, void *mem, size_t size);
 /* bridge_events.c: from the trampoline, the return of the block's
  * function of a parallel construct: where its Parallel_end came, the thread
  * leaves the block now and waits in the end barrier (bridge_parallel_end,
- * bridge.h). */
-void bridge_parallel_returned(POMP_Team_t *team);
+ * bridge.h); where that Parallel_end went quiet (bridge_block_t), what it
+ * would have done comes first.  frame: the trampoline's. */
+void bridge_parallel_returned(POMP_Team_t *team, void *frame);
 /* bridge_events.c: the end of a region's block that libpompt's own routine
  * runs (the parallel leaf of distribute parallel for, bridge_gomp.c), once
  * the block's function returned to it (frame: that routine's). */

@@ -37,7 +37,8 @@ EXPORT int32_t POMP_Parallel_enter_team(POMP_Handle_t *handle,
   if (!team)
     return POMP_ERR_ARG;
   bridge_parallel_enter(team, pomp_requested_threads(num_threads),
-                        if_expr_result == 0, CODEPTR, FRAME);
+                        if_expr_result == 0 ? BRIDGE_ENTER_IF_FALSE : 0,
+                        CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -106,7 +107,8 @@ EXPORT int32_t POMP_Parallel_enter(POMP_Handle_t *handle, int32_t thread_id,
   POMP_Team_t *team = &st->teams[st->depth++];
   __atomic_store_n(&r->seed_team, team, __ATOMIC_RELEASE);
   bridge_parallel_enter(team, pomp_requested_threads(num_threads),
-                        if_expr_result == 0, CODEPTR, FRAME);
+                        if_expr_result == 0 ? BRIDGE_ENTER_IF_FALSE : 0,
+                        CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 

@@ -105,6 +105,14 @@ _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
                                            "xorl %eax, %eax\n\t"               \
                                            "ret\n\t")
 
+/* Which of a construct's Parallel_begin and Parallel_end may go quiet
+ * (bridge_block_t): those of a parallel construct (the combined ones begin
+ * and end with other events), its end once its call site is recorded
+ * (POMPT_Parallel_end) when no reduction is combined after the block. */
+static inline int quiet_block(const struct pomp_region *r) {
+  return __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
+}
+
 PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
                      (POMPT_Desc_t * d, int32_t num_threads,
                       int32_t if_expr_result, POMPT_Team_t *team),
@@ -114,7 +122,9 @@ PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
   if (!team)
     return POMP_ERR_ARG;
   bridge_parallel_enter(&team->team, pomp_requested_threads(num_threads),
-                        if_expr_result == 0, CODEPTR, FRAME);
+                        (if_expr_result == 0 ? BRIDGE_ENTER_IF_FALSE : 0) |
+                            quiet_block(r),
+                        CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
@@ -124,12 +134,50 @@ PARALLEL_ENTER_ENTRY(POMPT_Parallel_fork,
   D_FIRST(d);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_enter(&team->team, pomp_requested_threads(-1), 0, CODEPTR,
-                        FRAME);
+  bridge_parallel_enter(&team->team, pomp_requested_threads(-1), quiet_block(r),
+                        CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
 
-EXPORT int32_t POMPT_Parallel_begin(POMPT_Team_t *team) {
+/* Parallel_begin and Parallel_end of a block that libpompt's trampoline
+ * began (bridge_block_t, bridge.h): with a tool, a compare of the team's
+ * record (8 bytes into the storage) against the thread's block and a
+ * store; anything else, and a null team, takes the C body.  Without a tool
+ * they return at once, as the C body does. */
+#ifdef GOMP_JUMP_ENTRIES
+_Static_assert(offsetof(POMPT_Team_t, team) == 8,
+               "the block entries find the bridge's team 8 bytes in");
+#define BLOCK_ENTRY_HEAD(name)                                                 \
+  "cmpl $0, bridge_active(%rip)\n\t"                                           \
+  "je 1f\n\t"                                                                  \
+  "testq %rdi, %rdi\n\t"                                                       \
+  "je " POMP_JUMP_SLOW(name) "\n\t"                                            \
+                             "movq bridge_block@gottpoff(%rip), %rax\n\t"      \
+                             "leaq 8(%rdi), %rdx\n\t"                          \
+                             "cmpq %rdx, %fs:(%rax)\n\t"                       \
+                             "jne " POMP_JUMP_SLOW(name) "\n\t"
+#define BLOCK_ENTRY_RETURN                                                     \
+  "1:\n\t"                                                                     \
+  "xorl %eax, %eax\n\t"                                                        \
+  "ret\n\t"
+/* *early = 0, without early's bit 0 */
+#define BLOCK_BEGIN_ASM                                                        \
+  BLOCK_ENTRY_HEAD(POMPT_Parallel_begin)                                       \
+  "movq %fs:8(%rax), %rcx\n\t"                                                 \
+  "andq $-2, %rcx\n\t"                                                         \
+  "movb $0, (%rcx)\n\t" BLOCK_ENTRY_RETURN
+/* unless early's bit 0 is set: end_codeptr = the return address */
+#define BLOCK_END_ASM                                                          \
+  BLOCK_ENTRY_HEAD(POMPT_Parallel_end)                                         \
+  "testb $1, %fs:8(%rax)\n\t"                                                  \
+  "jne " POMP_JUMP_SLOW(                                                       \
+      POMPT_Parallel_end) "\n\t"                                               \
+                          "movq (%rsp), %rcx\n\t"                              \
+                          "movq %rcx, %fs:16(%rax)\n\t" BLOCK_ENTRY_RETURN
+#endif
+
+POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_begin, (POMPT_Team_t * team),
+                BLOCK_BEGIN_ASM) {
   T_LATER(team);
   (void)r;
   bridge_parallel_begin(&team->team, FRAME);
@@ -143,9 +191,19 @@ EXPORT int32_t POMPT_Parallel_begin(POMPT_Team_t *team) {
                       ((r)->flags & POMP_PARALLEL_REDUCTION) != 0, CODEPTR,    \
                       FRAME)
 
-EXPORT int32_t POMPT_Parallel_end(POMPT_Team_t *team) {
+POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_end, (POMPT_Team_t * team),
+                BLOCK_END_ASM) {
   T_LATER(team);
-  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  if (__builtin_expect(
+          __atomic_load_n(&r->sites[POMP_SITE_BARRIER], __ATOMIC_RELAXED) == 0,
+          0)) {
+    __atomic_store_n(&r->sites[POMP_SITE_BARRIER], CODEPTR, __ATOMIC_RELAXED);
+    if (r->kind == POMP_REGION_PARALLEL &&
+        !(r->flags & POMP_PARALLEL_REDUCTION))
+      __atomic_store_n(&r->quiet,
+                       BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END,
+                       __ATOMIC_RELAXED);
+  }
   PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }

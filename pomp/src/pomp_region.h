@@ -99,6 +99,9 @@ struct pomp_region {
   struct pomp_region *_Atomic next;
   uint64_t num_sections;     /* sections: CTC numSections= (0 when absent) */
   unsigned char atomic_kind; /* atomic: enum bridge_atomic_kind */
+  /* parallel: which of its block's events may go quiet (bridge.h,
+   * BRIDGE_ENTER_QUIET_BEGIN and _END), read by its Parallel_fork */
+  unsigned char quiet;
 };
 
 _Static_assert(offsetof(struct pomp_region, wait_id) ==

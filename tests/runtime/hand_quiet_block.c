@@ -1,0 +1,217 @@
+/*
+ * hand_quiet_block.c -- the block events of a parallel construct that
+ * libpompt's trampoline began go quiet from its second execution on
+ * (bridge.h, bridge_block_t): Parallel_begin only clears the task's
+ * early_begun, Parallel_end only records its return address, and the
+ * trampoline does the rest when the block's function returns.  Each
+ * construct below runs 4 times with 2 threads (the first execution takes
+ * the general path), and what tools see must not change:
+ *  - a barrier of libgomp's in the block after its Parallel_begin (GCC's
+ *    own, not a construct's) is no construct's and stays unreported, as
+ *    when Parallel_begin cleared early_begun itself (a copyin barrier
+ *    before Parallel_begin would be reported);
+ *  - a region nested in the block takes the thread's block over: the outer
+ *    Parallel_end after it takes the general path, every region still ends
+ *    with its implicit tasks and barrier;
+ *  - a block left without its Parallel_end (as a cancelled region leaves
+ *    it) is left when its function returns, and the next execution from the
+ *    same storage starts clean;
+ *  - a construct whose reduction GCC combines after the block keeps a
+ *    general Parallel_end: each thread's reduction callbacks still come.
+ * The program is its own tool.  Prints PASS or the first violation.
+ */
+#include <omp-tools.h>
+#include <omp.h>
+#include <stdio.h>
+
+#include "hand.h"
+#include "own_tool.h"
+
+enum { RUNS = 4 };
+
+static int parallel_begins, parallel_ends, implicit_begins, implicit_ends;
+static int other_barriers, implicit_barrier_begins, reductions_begun,
+    reductions_ended;
+
+static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
+                              ompt_data_t *parallel, unsigned requested,
+                              int flags, const void *codeptr) {
+  (void)task, (void)frame, (void)parallel, (void)requested, (void)flags,
+      (void)codeptr;
+  __atomic_fetch_add(&parallel_begins, 1, __ATOMIC_RELAXED);
+}
+
+static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task,
+                            int flags, const void *codeptr) {
+  (void)parallel, (void)task, (void)flags, (void)codeptr;
+  __atomic_fetch_add(&parallel_ends, 1, __ATOMIC_RELAXED);
+}
+
+static void on_sync(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel, ompt_data_t *task,
+                    const void *codeptr) {
+  (void)parallel, (void)task, (void)codeptr;
+  if (kind == ompt_sync_region_barrier_implicit_parallel) {
+    if (endpoint == ompt_scope_begin)
+      __atomic_fetch_add(&implicit_barrier_begins, 1, __ATOMIC_RELAXED);
+  } else if (kind != ompt_sync_region_reduction) {
+    __atomic_fetch_add(&other_barriers, 1, __ATOMIC_RELAXED);
+  }
+}
+
+static void on_reduction(ompt_sync_region_t kind,
+                         ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                         ompt_data_t *task, const void *codeptr) {
+  (void)kind, (void)parallel, (void)task, (void)codeptr;
+  __atomic_fetch_add(endpoint == ompt_scope_begin ? &reductions_begun
+                                                  : &reductions_ended,
+                     1, __ATOMIC_RELAXED);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint,
+                             ompt_data_t *parallel, ompt_data_t *task,
+                             unsigned actual, unsigned index, int flags) {
+  (void)parallel, (void)task, (void)actual, (void)index;
+  if (!(flags & ompt_task_implicit))
+    return;
+  __atomic_fetch_add(endpoint == ompt_scope_begin ? &implicit_begins
+                                                  : &implicit_ends,
+                     1, __ATOMIC_RELAXED);
+}
+
+static void register_callbacks(void) {
+  set_callback(ompt_callback_parallel_begin,
+               (ompt_callback_t)on_parallel_begin);
+  set_callback(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
+  set_callback(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+  set_callback(ompt_callback_sync_region, (ompt_callback_t)on_sync);
+  set_callback(ompt_callback_reduction, (ompt_callback_t)on_reduction);
+}
+
+static const char ctc_barrier[] =
+    CTC("type=parallel*file=quiet.c*lines=1,4");
+static const char ctc_outer[] = CTC("type=parallel*file=quiet.c*lines=5,12");
+static const char ctc_inner[] = CTC("type=parallel*file=quiet.c*lines=7,10");
+static const char ctc_left[] = CTC("type=parallel*file=quiet.c*lines=13,16");
+static const char ctc_reduce[] =
+    CTC("type=parallel*file=quiet.c*lines=17,20*hasReduction=1");
+static POMPT_Desc_t d_barrier = {0, ctc_barrier, 0};
+static POMPT_Desc_t d_outer = {0, ctc_outer, 0};
+static POMPT_Desc_t d_inner = {0, ctc_inner, 0};
+static POMPT_Desc_t d_left = {0, ctc_left, 0};
+static POMPT_Desc_t d_reduce = {0, ctc_reduce, 0};
+
+/* The counts so far against those expected; 0 when they agree.  The end
+ * of a worker's implicit task and barrier come at its next event: the
+ * primary thread's (one per region) are counted, every begin. */
+static int check(const char *what, int regions, int tasks) {
+  int ok = parallel_begins == regions && parallel_ends == regions &&
+           implicit_begins == tasks && implicit_barrier_begins == tasks &&
+           implicit_ends >= regions && other_barriers == 0 &&
+           reductions_begun == reductions_ended;
+  if (!ok)
+    printf("FAIL after %s: %d/%d parallel_begin/end (expected %d), %d/%d "
+           "implicit task begins/ends (expected %d, at least %d ends), %d "
+           "implicit barrier begins, %d other barriers (expected 0), "
+           "reductions %d begun %d ended\n",
+           what, parallel_begins, parallel_ends, regions, implicit_begins,
+           implicit_ends, tasks, regions, implicit_barrier_begins,
+           other_barriers, reductions_begun, reductions_ended);
+  return !ok;
+}
+
+int main(void) {
+  int regions = 0, tasks = 0, threads = 0, sum = 0;
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t team;
+    POMPT_Parallel_fork(&d_barrier, &team);
+#pragma omp parallel num_threads(2)
+    {
+      POMPT_Parallel_begin(&team);
+#pragma omp barrier
+      if (omp_get_thread_num() == 0)
+        threads = omp_get_num_threads();
+      POMPT_Parallel_end(&team);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&team);
+    NO_TAIL;
+    regions++;
+    tasks += threads;
+  }
+  if (check("a barrier of libgomp's in the block", regions, tasks))
+    return 1;
+
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t outer;
+    POMPT_Parallel_fork(&d_outer, &outer);
+#pragma omp parallel num_threads(2)
+    {
+      POMPT_Parallel_begin(&outer);
+      POMPT_Team_t inner;
+      POMPT_Parallel_fork(&d_inner, &inner);
+#pragma omp parallel num_threads(2)
+      {
+        POMPT_Parallel_begin(&inner);
+        __atomic_fetch_add(&sum, 1, __ATOMIC_RELAXED);
+        POMPT_Parallel_end(&inner);
+        NO_TAIL;
+      }
+      POMPT_Parallel_exit(&inner);
+      POMPT_Parallel_end(&outer);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&outer);
+    NO_TAIL;
+  }
+  /* Nested regions are teams of one (OMP_MAX_ACTIVE_LEVELS=1 in the tests'
+   * environment) or of two: sum counts their implicit tasks. */
+  regions += RUNS * (1 + threads);
+  tasks += RUNS * threads + sum;
+  if (check("regions nested in the block", regions, tasks))
+    return 1;
+
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t team;
+    POMPT_Parallel_fork(&d_left, &team);
+#pragma omp parallel num_threads(2)
+    {
+      POMPT_Parallel_begin(&team);
+      if (r % 2 == 0) /* the others leave without it */
+        POMPT_Parallel_end(&team);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&team);
+    NO_TAIL;
+    regions++;
+    tasks += threads;
+  }
+  if (check("blocks left without Parallel_end", regions, tasks))
+    return 1;
+
+  int total = 0;
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t team;
+    POMPT_Parallel_fork(&d_reduce, &team);
+#pragma omp parallel num_threads(2) reduction(+ : total)
+    {
+      POMPT_Parallel_begin(&team);
+      total += 1;
+      POMPT_Parallel_end(&team);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&team);
+    NO_TAIL;
+    regions++;
+    tasks += threads;
+  }
+  if (check("blocks with a reduction combined after them", regions, tasks))
+    return 1;
+  if (reductions_begun != RUNS * threads || total != RUNS * threads) {
+    printf("FAIL: %d reductions begun for %d regions of %d threads (sum %d)\n",
+           reductions_begun, RUNS, threads, total);
+    return 1;
+  }
+  printf("PASS\n");
+  return 0;
+}
