@@ -233,7 +233,8 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
                            const void *codeptr, void *frame);
 /* The block of the implicit task that libpompt's region trampoline began
  * (bridge_gomp.c, region_run), for the compact family's Parallel_begin and
- * Parallel_end entries, whose path with a tool is then assembler
+ * Parallel_end entries (and the combined constructs' Parallel_begin_*_enter
+ * and *_exit_parallel_end), whose path with a tool is then assembler
  * (pomp_lean.c) when the thread's team is the entry's: Parallel_begin only
  * clears the byte early points to (the task's early_begun, as
  * bridge_parallel_begin does); unless early's bit 0 is set (no
@@ -248,12 +249,25 @@ typedef struct bridge_block {
   const void *team;
   uintptr_t early;
   const void *end_codeptr;
+  /* The quiet end is a combined construct's (Loop_exit_parallel_end,
+   * Sections_exit_parallel_end): its worksharing construct ends first. */
+  uintptr_t work;
 } bridge_block_t;
 extern __thread bridge_block_t bridge_block
     __attribute__((tls_model("initial-exec")));
 _Static_assert(offsetof(bridge_block_t, early) == sizeof(void *) &&
-                   offsetof(bridge_block_t, end_codeptr) == 2 * sizeof(void *),
+                   offsetof(bridge_block_t, end_codeptr) ==
+                       2 * sizeof(void *) &&
+                   offsetof(bridge_block_t, work) == 3 * sizeof(void *),
                "pomp_lean.c's entries read bridge_block at these offsets");
+/* The C form of the quiet Parallel_begin, for the combined constructs'
+ * begin entries: whether it applied. */
+static inline int bridge_block_begin(POMP_Team_t *team) {
+  if (bridge_block.team != team)
+    return 0;
+  *(uint8_t *)(bridge_block.early & ~(uintptr_t)1) = 0;
+  return 1;
+}
 void bridge_parallel_begin(POMP_Team_t *team, void *frame);
 /* combining: the construct's reduction is on the parallel leaf, GCC
  * combines after the block: the thread combines until the block's function

@@ -580,6 +580,11 @@ void bridge_parallel_returned(POMP_Team_t *storage, void *frame) {
   if (bridge_block.team == team) {
     quiet_end = bridge_block.end_codeptr;
     bridge_block.team = bridge_block.end_codeptr = NULL;
+    if (__builtin_expect(bridge_block.work != 0, 0)) {
+      bridge_block.work = 0;
+      if (quiet_end) /* the combined construct's worksharing part first */
+        bridge_work_leave(0, 0, quiet_end, frame);
+    }
   }
   bridge_thread_t *t = bridge_self;
   bridge_task_t *task = t ? t->cur : NULL;

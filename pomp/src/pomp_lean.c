@@ -105,10 +105,9 @@ _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
                                            "xorl %eax, %eax\n\t"               \
                                            "ret\n\t")
 
-/* Which of a construct's Parallel_begin and Parallel_end may go quiet
- * (bridge_block_t): those of a parallel construct (the combined ones begin
- * and end with other events), its end once its call site is recorded
- * (POMPT_Parallel_end) when no reduction is combined after the block. */
+/* Which of a parallel construct's block events may go quiet
+ * (bridge_block_t): its begin, and its end once its call site is recorded
+ * (end_site) when no reduction is combined after the block. */
 static inline int quiet_block(const struct pomp_region *r) {
   return __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
 }
@@ -166,15 +165,32 @@ _Static_assert(offsetof(POMPT_Team_t, team) == 8,
   "movq %fs:8(%rax), %rcx\n\t"                                                 \
   "andq $-2, %rcx\n\t"                                                         \
   "movb $0, (%rcx)\n\t" BLOCK_ENTRY_RETURN
-/* unless early's bit 0 is set: end_codeptr = the return address */
-#define BLOCK_END_ASM                                                          \
-  BLOCK_ENTRY_HEAD(POMPT_Parallel_end)                                         \
+/* unless early's bit 0 is set: end_codeptr = the return address, and for
+ * a combined construct's end (work 1) its worksharing part is due too */
+#define BLOCK_END_ASM(name, work)                                              \
+  BLOCK_ENTRY_HEAD(name)                                                       \
   "testb $1, %fs:8(%rax)\n\t"                                                  \
-  "jne " POMP_JUMP_SLOW(                                                       \
-      POMPT_Parallel_end) "\n\t"                                               \
-                          "movq (%rsp), %rcx\n\t"                              \
-                          "movq %rcx, %fs:16(%rax)\n\t" BLOCK_ENTRY_RETURN
+  "jne " POMP_JUMP_SLOW(name) "\n\t"                                           \
+                              "movq (%rsp), %rcx\n\t"                          \
+                              "movq %rcx, %fs:16(%rax)\n\t"                    \
+                              "movq $" work                                    \
+                              ", %fs:24(%rax)\n\t" BLOCK_ENTRY_RETURN
 #endif
+
+/* The first execution of a block's end records its call site, from which
+ * on the end may go quiet (unless a reduction is combined after the
+ * block). */
+static inline void end_site(struct pomp_region *r, const void *codeptr) {
+  if (__builtin_expect(
+          __atomic_load_n(&r->sites[POMP_SITE_BARRIER], __ATOMIC_RELAXED) == 0,
+          0)) {
+    __atomic_store_n(&r->sites[POMP_SITE_BARRIER], codeptr, __ATOMIC_RELAXED);
+    if (r->quiet && !(r->flags & POMP_PARALLEL_REDUCTION))
+      __atomic_store_n(&r->quiet,
+                       BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END,
+                       __ATOMIC_RELAXED);
+  }
+}
 
 POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_begin, (POMPT_Team_t * team),
                 BLOCK_BEGIN_ASM) {
@@ -192,18 +208,9 @@ POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_begin, (POMPT_Team_t * team),
                       FRAME)
 
 POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_end, (POMPT_Team_t * team),
-                BLOCK_END_ASM) {
+                BLOCK_END_ASM(POMPT_Parallel_end, "0")) {
   T_LATER(team);
-  if (__builtin_expect(
-          __atomic_load_n(&r->sites[POMP_SITE_BARRIER], __ATOMIC_RELAXED) == 0,
-          0)) {
-    __atomic_store_n(&r->sites[POMP_SITE_BARRIER], CODEPTR, __ATOMIC_RELAXED);
-    if (r->kind == POMP_REGION_PARALLEL &&
-        !(r->flags & POMP_PARALLEL_REDUCTION))
-      __atomic_store_n(&r->quiet,
-                       BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END,
-                       __ATOMIC_RELAXED);
-  }
+  end_site(r, CODEPTR);
   PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }
@@ -227,7 +234,7 @@ EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
   if (!(team))                                                                 \
     return POMP_ERR_ARG;                                                       \
   struct pomp_region *r = pomp_desc_later((team)->desc);                       \
-  if (r)                                                                       \
+  if (r && !bridge_block_begin(&(team)->team))                                 \
     bridge_parallel_begin(&(team)->team, FRAME);                               \
   int32_t status_ = POMP_ERR_HANDLE;                                           \
   if (!r && !(r = pomp_desc_first((team)->desc, &status_)))                    \
@@ -253,18 +260,21 @@ EXPORT int32_t POMPT_Parallel_begin_sections_enter(POMPT_Team_t *team) {
   return POMP_SUCCESS;
 }
 
-EXPORT int32_t POMPT_Loop_exit_parallel_end(POMPT_Team_t *team) {
+POMP_JUMP_ENTRY(int32_t, POMPT_Loop_exit_parallel_end, (POMPT_Team_t * team),
+                BLOCK_END_ASM(POMPT_Loop_exit_parallel_end, "1")) {
   T_LATER(team);
   bridge_work_leave(BRIDGE_B_LOOP_EE, r->loop_work, CODEPTR, FRAME);
-  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  end_site(r, CODEPTR);
   PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }
 
-EXPORT int32_t POMPT_Sections_exit_parallel_end(POMPT_Team_t *team) {
+POMP_JUMP_ENTRY(int32_t, POMPT_Sections_exit_parallel_end,
+                (POMPT_Team_t * team),
+                BLOCK_END_ASM(POMPT_Sections_exit_parallel_end, "1")) {
   T_LATER(team);
   bridge_work_leave(BRIDGE_B_WORKSHARE_EE, ompt_work_sections, CODEPTR, FRAME);
-  pomp_region_site(r, POMP_SITE_BARRIER, CODEPTR);
+  end_site(r, CODEPTR);
   PARALLEL_BLOCK_END(r, team);
   return POMP_SUCCESS;
 }

@@ -17,7 +17,9 @@
  *    it) is left when its function returns, and the next execution from the
  *    same storage starts clean;
  *  - a construct whose reduction GCC combines after the block keeps a
- *    general Parallel_end: each thread's reduction callbacks still come.
+ *    general Parallel_end: each thread's reduction callbacks still come;
+ *  - a combined parallel loop's Loop_exit_parallel_end goes quiet too: its
+ *    loop's work end still comes, before its barrier, on every thread.
  * The program is its own tool.  Prints PASS or the first violation.
  */
 #include <omp-tools.h>
@@ -31,7 +33,8 @@ enum { RUNS = 4 };
 
 static int parallel_begins, parallel_ends, implicit_begins, implicit_ends;
 static int other_barriers, implicit_barrier_begins, reductions_begun,
-    reductions_ended;
+    reductions_ended, loops_begun, loops_ended, loop_end_order_errors;
+static _Thread_local int loop_open; /* the thread's loop, begun not ended */
 
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
                               ompt_data_t *parallel, unsigned requested,
@@ -47,10 +50,25 @@ static void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task,
   __atomic_fetch_add(&parallel_ends, 1, __ATOMIC_RELAXED);
 }
 
+static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel, ompt_data_t *task, uint64_t count,
+                    const void *codeptr) {
+  (void)type, (void)parallel, (void)task, (void)count, (void)codeptr;
+  if (endpoint == ompt_scope_begin) {
+    loop_open = 1;
+    __atomic_fetch_add(&loops_begun, 1, __ATOMIC_RELAXED);
+  } else {
+    loop_open = 0;
+    __atomic_fetch_add(&loops_ended, 1, __ATOMIC_RELAXED);
+  }
+}
+
 static void on_sync(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t *parallel, ompt_data_t *task,
                     const void *codeptr) {
   (void)parallel, (void)task, (void)codeptr;
+  if (loop_open) /* a region's end barrier inside its loop */
+    __atomic_fetch_add(&loop_end_order_errors, 1, __ATOMIC_RELAXED);
   if (kind == ompt_sync_region_barrier_implicit_parallel) {
     if (endpoint == ompt_scope_begin)
       __atomic_fetch_add(&implicit_barrier_begins, 1, __ATOMIC_RELAXED);
@@ -86,6 +104,7 @@ static void register_callbacks(void) {
   set_callback(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
   set_callback(ompt_callback_sync_region, (ompt_callback_t)on_sync);
   set_callback(ompt_callback_reduction, (ompt_callback_t)on_reduction);
+  set_callback(ompt_callback_work, (ompt_callback_t)on_work);
 }
 
 static const char ctc_barrier[] =
@@ -95,6 +114,9 @@ static const char ctc_inner[] = CTC("type=parallel*file=quiet.c*lines=7,10");
 static const char ctc_left[] = CTC("type=parallel*file=quiet.c*lines=13,16");
 static const char ctc_reduce[] =
     CTC("type=parallel*file=quiet.c*lines=17,20*hasReduction=1");
+static const char ctc_loop[] =
+    CTC("type=parallelfor*file=quiet.c*lines=21,23*scheduleType=static");
+static POMPT_Desc_t d_loop = {0, ctc_loop, 0};
 static POMPT_Desc_t d_barrier = {0, ctc_barrier, 0};
 static POMPT_Desc_t d_outer = {0, ctc_outer, 0};
 static POMPT_Desc_t d_inner = {0, ctc_inner, 0};
@@ -210,6 +232,35 @@ int main(void) {
   if (reductions_begun != RUNS * threads || total != RUNS * threads) {
     printf("FAIL: %d reductions begun for %d regions of %d threads (sum %d)\n",
            reductions_begun, RUNS, threads, total);
+    return 1;
+  }
+
+  int iterations = 0;
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t team;
+    POMPT_Parallel_fork(&d_loop, &team);
+#pragma omp parallel num_threads(2)
+    {
+      POMPT_Parallel_begin_loop_enter(&team, 0, 7, 1);
+#pragma omp for nowait
+      for (int i = 0; i < 8; i++)
+        __atomic_fetch_add(&iterations, 1, __ATOMIC_RELAXED);
+      POMPT_Loop_exit_parallel_end(&team);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&team);
+    NO_TAIL;
+    regions++;
+    tasks += threads;
+  }
+  if (check("combined parallel loops", regions, tasks))
+    return 1;
+  if (loops_begun != RUNS * threads || loops_ended != RUNS * threads ||
+      loop_end_order_errors != 0 || iterations != RUNS * 8) {
+    printf("FAIL: %d loops begun, %d ended for %d regions of %d threads (%d "
+           "iterations); %d barriers inside a loop\n",
+           loops_begun, loops_ended, RUNS, threads, iterations,
+           loop_end_order_errors);
     return 1;
   }
   printf("PASS\n");
