@@ -241,7 +241,9 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
  * BRIDGE_ENTER_QUIET_END), Parallel_end only stores its return address in
  * end_codeptr, and the trampoline does the rest once the block's function
  * returned (bridge_parallel_returned: what the program runs in between,
- * without a reduction, is nothing a tool observes).  Set when the trampoline
+ * without a reduction, is nothing a tool observes).  The quiet flags are
+ * the construct's, the same at every execution (a team's storage is
+ * written only where it changes: BRIDGE_TEAM_SET).  Set when the trampoline
  * began the task, cleared when the function returned; a region nested inside
  * replaces it, so that the outer construct's events after it take the
  * general path.  Offsets fixed for the assembler. */
@@ -252,6 +254,10 @@ typedef struct bridge_block {
   /* The quiet end is a combined construct's (Loop_exit_parallel_end,
    * Sections_exit_parallel_end): its worksharing construct ends first. */
   uintptr_t work;
+  /* The end_codeptr of the thread's last block whose function returned,
+   * NULL when its end was not quiet: its construct's Parallel_exit records
+   * it as the end's call site (pompt_region_info). */
+  const void *last_end;
 } bridge_block_t;
 extern __thread bridge_block_t bridge_block
     __attribute__((tls_model("initial-exec")));

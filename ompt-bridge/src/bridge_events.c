@@ -577,8 +577,10 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
 void bridge_parallel_returned(POMP_Team_t *storage, void *frame) {
   bridge_team_t *team = (bridge_team_t *)storage;
   const void *quiet_end = NULL;
+  bridge_block.last_end = NULL;
   if (bridge_block.team == team) {
     quiet_end = bridge_block.end_codeptr;
+    bridge_block.last_end = quiet_end;
     bridge_block.team = bridge_block.end_codeptr = NULL;
     if (__builtin_expect(bridge_block.work != 0, 0)) {
       bridge_block.work = 0;

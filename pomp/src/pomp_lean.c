@@ -106,8 +106,8 @@ _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
                                            "ret\n\t")
 
 /* Which of a parallel construct's block events may go quiet
- * (bridge_block_t): its begin, and its end once its call site is recorded
- * (end_site) when no reduction is combined after the block. */
+ * (bridge_block_t): its begin, and its end when no reduction is combined
+ * after the block. */
 static inline int quiet_block(const struct pomp_region *r) {
   return __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
 }
@@ -177,19 +177,21 @@ _Static_assert(offsetof(POMPT_Team_t, team) == 8,
                               ", %fs:24(%rax)\n\t" BLOCK_ENTRY_RETURN
 #endif
 
-/* The first execution of a block's end records its call site, from which
- * on the end may go quiet (unless a reduction is combined after the
- * block). */
+/* The call site of a block's end, recorded by its first execution that
+ * takes the C path, or (end_site_quiet) by the construct's
+ * Parallel_exit after a quiet one: pompt_region_info answers it from then
+ * on (its codeptr_ra reaches tools only when the end closes constructs
+ * the block left open, after it returned: bridge_parallel_returned). */
 static inline void end_site(struct pomp_region *r, const void *codeptr) {
+  pomp_region_site(r, POMP_SITE_BARRIER, codeptr);
+}
+
+static inline void end_site_quiet(struct pomp_region *r) {
   if (__builtin_expect(
           __atomic_load_n(&r->sites[POMP_SITE_BARRIER], __ATOMIC_RELAXED) == 0,
-          0)) {
-    __atomic_store_n(&r->sites[POMP_SITE_BARRIER], codeptr, __ATOMIC_RELAXED);
-    if (r->quiet && !(r->flags & POMP_PARALLEL_REDUCTION))
-      __atomic_store_n(&r->quiet,
-                       BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END,
-                       __ATOMIC_RELAXED);
-  }
+          0) &&
+      bridge_block.last_end)
+    pomp_region_site(r, POMP_SITE_BARRIER, bridge_block.last_end);
 }
 
 POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_begin, (POMPT_Team_t * team),
@@ -217,7 +219,7 @@ POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_end, (POMPT_Team_t * team),
 
 EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
   T_LATER(team);
-  (void)r;
+  end_site_quiet(r);
   bridge_parallel_exit(&team->team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }

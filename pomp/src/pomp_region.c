@@ -231,13 +231,14 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
   /* A hand-written parallel construct's CTC: its reduction is on it. */
   if (r->kind == POMP_REGION_PARALLEL && (r->flags & POMP_HAS_REDUCTION))
     r->flags |= POMP_PARALLEL_REDUCTION;
-  /* A parallel construct's block events may go quiet, its end once its
-   * site is recorded (pomp_lean.c). */
-  r->quiet = r->kind == POMP_REGION_PARALLEL ||
-                     r->kind == POMP_REGION_PARALLELFOR ||
-                     r->kind == POMP_REGION_PARALLELSECTIONS
-                 ? BRIDGE_ENTER_QUIET_BEGIN
-                 : 0;
+  /* Which of a parallel construct's block events may go quiet
+   * (pomp_lean.c): its end unless a reduction is combined after the block.
+   * Fixed for the region, so that its team storage stays as it was. */
+  if (r->kind == POMP_REGION_PARALLEL || r->kind == POMP_REGION_PARALLELFOR ||
+      r->kind == POMP_REGION_PARALLELSECTIONS)
+    r->quiet =
+        BRIDGE_ENTER_QUIET_BEGIN |
+        (r->flags & POMP_PARALLEL_REDUCTION ? 0 : BRIDGE_ENTER_QUIET_END);
   if ((r->kind == POMP_REGION_CANCEL ||
        r->kind == POMP_REGION_CANCELLATION_POINT) &&
       !r->cancel_flags && r->name)

@@ -100,7 +100,7 @@ struct pomp_region {
   uint64_t num_sections;     /* sections: CTC numSections= (0 when absent) */
   unsigned char atomic_kind; /* atomic: enum bridge_atomic_kind */
   /* parallel: which of its block's events may go quiet (bridge.h,
-   * BRIDGE_ENTER_QUIET_BEGIN and _END), read by its Parallel_fork */
+   * BRIDGE_ENTER_QUIET_BEGIN and _END), for its Parallel_fork */
   unsigned char quiet;
 };
 

@@ -19,7 +19,11 @@
  *  - a construct whose reduction GCC combines after the block keeps a
  *    general Parallel_end: each thread's reduction callbacks still come;
  *  - a combined parallel loop's Loop_exit_parallel_end goes quiet too: its
- *    loop's work end still comes, before its barrier, on every thread.
+ *    loop's work end still comes, before its barrier, on every thread;
+ *  - a master region the block leaves open ends when the block's function
+ *    returns, with the quiet Parallel_end's codeptr_ra, which
+ *    pompt_region_info knows as the parallel construct's once the first
+ *    execution's Parallel_exit recorded it.
  * The program is its own tool.  Prints PASS or the first violation.
  */
 #include <omp-tools.h>
@@ -35,6 +39,10 @@ static int parallel_begins, parallel_ends, implicit_begins, implicit_ends;
 static int other_barriers, implicit_barrier_begins, reductions_begun,
     reductions_ended, loops_begun, loops_ended, loop_end_order_errors;
 static _Thread_local int loop_open; /* the thread's loop, begun not ended */
+static int masked_begun, masked_ended;
+static const void *masked_end_codeptr;
+typedef int (*region_info_t)(const void *codeptr, const char **ctc);
+static region_info_t region_info;
 
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
                               ompt_data_t *parallel, unsigned requested,
@@ -60,6 +68,17 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
   } else {
     loop_open = 0;
     __atomic_fetch_add(&loops_ended, 1, __ATOMIC_RELAXED);
+  }
+}
+
+static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                      ompt_data_t *task, const void *codeptr) {
+  (void)parallel, (void)task;
+  if (endpoint == ompt_scope_begin) {
+    __atomic_fetch_add(&masked_begun, 1, __ATOMIC_RELAXED);
+  } else {
+    __atomic_fetch_add(&masked_ended, 1, __ATOMIC_RELAXED);
+    masked_end_codeptr = codeptr; /* the primary thread's only */
   }
 }
 
@@ -105,6 +124,8 @@ static void register_callbacks(void) {
   set_callback(ompt_callback_sync_region, (ompt_callback_t)on_sync);
   set_callback(ompt_callback_reduction, (ompt_callback_t)on_reduction);
   set_callback(ompt_callback_work, (ompt_callback_t)on_work);
+  set_callback(ompt_callback_masked, (ompt_callback_t)on_masked);
+  region_info = (region_info_t)own_tool_lookup("pompt_region_info");
 }
 
 static const char ctc_barrier[] =
@@ -117,6 +138,10 @@ static const char ctc_reduce[] =
 static const char ctc_loop[] =
     CTC("type=parallelfor*file=quiet.c*lines=21,23*scheduleType=static");
 static POMPT_Desc_t d_loop = {0, ctc_loop, 0};
+static const char ctc_open[] = CTC("type=parallel*file=quiet.c*lines=24,27");
+static POMPT_Desc_t d_open = {0, ctc_open, 0};
+static POMPT_Desc_t d_master = {0, CTC("type=master*file=quiet.c*lines=25,26"),
+                                0};
 static POMPT_Desc_t d_barrier = {0, ctc_barrier, 0};
 static POMPT_Desc_t d_outer = {0, ctc_outer, 0};
 static POMPT_Desc_t d_inner = {0, ctc_inner, 0};
@@ -261,6 +286,34 @@ int main(void) {
            "iterations); %d barriers inside a loop\n",
            loops_begun, loops_ended, RUNS, threads, iterations,
            loop_end_order_errors);
+    return 1;
+  }
+
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t team;
+    POMPT_Parallel_fork(&d_open, &team);
+#pragma omp parallel num_threads(2)
+    {
+      POMPT_Parallel_begin(&team);
+      if (omp_get_thread_num() == 0)
+        POMPT_Master_begin(&d_master); /* left open: no Master_end */
+      POMPT_Parallel_end(&team);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&team);
+    NO_TAIL;
+    regions++;
+    tasks += threads;
+  }
+  if (check("a master region left open in the block", regions, tasks))
+    return 1;
+  const char *ctc = NULL;
+  if (masked_begun != RUNS || masked_ended != RUNS || !region_info ||
+      !region_info(masked_end_codeptr, &ctc) || ctc != ctc_open) {
+    printf("FAIL: %d master regions begun, %d ended (expected %d); their "
+           "end's codeptr_ra %p is %s\n",
+           masked_begun, masked_ended, RUNS, masked_end_codeptr,
+           ctc ? ctc : "no construct's");
     return 1;
   }
   printf("PASS\n");

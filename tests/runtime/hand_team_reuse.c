@@ -3,9 +3,8 @@
  * frame leaves its team storage as it was: libpompt writes a field of it
  * only where the value changes (BRIDGE_TEAM_SET), so that the workers find
  * the storage's cache line in their own caches.  The storage lives in a
- * page of its own that is made read-only after the second region (the
- * first records the construct's call sites): a store into it in a later
- * region faults.  The program is its own tool, which
+ * page of its own that is made read-only after the first region: a store
+ * into it in a later region faults.  The program is its own tool, which
  * registers the callbacks of a region (and writes nothing into
  * parallel_data), and checks that each region's parallel_begin and
  * parallel_end, its implicit tasks and their barriers still come.  Prints
@@ -92,11 +91,7 @@ int main(void) {
       POMPT_Parallel_end(team);
     }
     POMPT_Parallel_exit(team);
-    /* After the second region: a construct's first execution records its
-     * end's call site, after which its block's events may go quiet
-     * (bridge.h, bridge_block_t), which the second fork notes in the
-     * storage once. */
-    if (r == 1 && mprotect(team, (size_t)page, PROT_READ) != 0) {
+    if (r == 0 && mprotect(team, (size_t)page, PROT_READ) != 0) {
       perror("mprotect");
       return 1;
     }
