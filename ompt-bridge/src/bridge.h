@@ -221,13 +221,15 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
 /* how: BRIDGE_ENTER_IF_FALSE for an if clause that was false;
  * BRIDGE_ENTER_QUIET_BEGIN when the construct's block starts with the
  * compact family's Parallel_begin, which may then go quiet (bridge_block_t
- * below); BRIDGE_ENTER_QUIET_END when it ends with its Parallel_end and
- * that may too: no reduction is combined after the block, the end's call
- * site is recorded. */
+ * below), BRIDGE_ENTER_QUIET_END when it ends with its Parallel_end and
+ * that may too, and BRIDGE_ENTER_QUIET_COMBINE besides when a reduction is
+ * combined after the block (the combining then begins when the block's
+ * function returns, or at libgomp's atomic lock: bridge_block_due). */
 enum {
   BRIDGE_ENTER_IF_FALSE = 1,
   BRIDGE_ENTER_QUIET_BEGIN = 2,
-  BRIDGE_ENTER_QUIET_END = 4
+  BRIDGE_ENTER_QUIET_END = 4,
+  BRIDGE_ENTER_QUIET_COMBINE = 8
 };
 void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
                            const void *codeptr, void *frame);
@@ -240,13 +242,15 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
  * bridge_parallel_begin does); unless early's bit 0 is set (no
  * BRIDGE_ENTER_QUIET_END), Parallel_end only stores its return address in
  * end_codeptr, and the trampoline does the rest once the block's function
- * returned (bridge_parallel_returned: what the program runs in between,
- * without a reduction, is nothing a tool observes).  The quiet flags are
- * the construct's, the same at every execution (a team's storage is
- * written only where it changes: BRIDGE_TEAM_SET).  Set when the trampoline
- * began the task, cleared when the function returned; a region nested inside
- * replaces it, so that the outer construct's events after it take the
- * general path.  Offsets fixed for the assembler. */
+ * returned (bridge_parallel_returned).  What the program runs in between
+ * (the combining of a reduction, destructors) is nothing a tool observes,
+ * but a combining under libgomp's atomic lock, whose entry first does what
+ * the end would have done (bridge_block_due).  Set when the trampoline
+ * began the task, cleared when the function returned; a region nested
+ * inside replaces it, so that the outer construct's events after it take
+ * the general path.  The quiet flags are the construct's, the same at
+ * every execution (a team's storage is written only where it changes:
+ * BRIDGE_TEAM_SET).  Offsets fixed for the assembler. */
 typedef struct bridge_block {
   const void *team;
   uintptr_t early;
@@ -254,10 +258,6 @@ typedef struct bridge_block {
   /* The quiet end is a combined construct's (Loop_exit_parallel_end,
    * Sections_exit_parallel_end): its worksharing construct ends first. */
   uintptr_t work;
-  /* The end_codeptr of the thread's last block whose function returned,
-   * NULL when its end was not quiet: its construct's Parallel_exit records
-   * it as the end's call site (pompt_region_info). */
-  const void *last_end;
 } bridge_block_t;
 extern __thread bridge_block_t bridge_block
     __attribute__((tls_model("initial-exec")));
@@ -266,6 +266,19 @@ _Static_assert(offsetof(bridge_block_t, early) == sizeof(void *) &&
                        2 * sizeof(void *) &&
                    offsetof(bridge_block_t, work) == 3 * sizeof(void *),
                "pomp_lean.c's entries read bridge_block at these offsets");
+/* A quiet end of the thread's still pending (its block's function has not
+ * returned): done now, at frame, as its event would have done it; for an
+ * event that must come after it (bridge_reduction.c). */
+void bridge_block_due_slow(void *frame);
+static inline void bridge_block_due(void *frame) {
+  if (__builtin_expect(bridge_block.end_codeptr != 0, 0))
+    bridge_block_due_slow(frame);
+}
+/* The codeptr_ra with which the calling thread's implicit task of team left
+ * its block, while it waits in the region's end barrier (NULL when it left
+ * without an end event): the construct's end's call site, for a
+ * Parallel_exit whose end went quiet (pompt_region_info). */
+const void *bridge_block_left_codeptr(POMP_Team_t *team);
 /* The C form of the quiet Parallel_begin, for the combined constructs'
  * begin entries: whether it applied. */
 static inline int bridge_block_begin(POMP_Team_t *team) {

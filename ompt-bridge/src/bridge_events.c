@@ -282,11 +282,15 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested, int how,
   /* An outermost team uses the primary's pool, unless a target region's
    * host fallback gave it one of its own. */
   bridge_thread_t *primary = enc && (enc->flags & ompt_task_initial) ? t : NULL;
-  /* BRIDGE_ENTER_QUIET_BEGIN and _END as BRIDGE_TEAM_QUIET_BEGIN, _END */
+  /* BRIDGE_ENTER_QUIET_* as BRIDGE_TEAM_QUIET_* */
   _Static_assert(BRIDGE_TEAM_QUIET_BEGIN == 2 * BRIDGE_ENTER_QUIET_BEGIN &&
-                     BRIDGE_TEAM_QUIET_END == 2 * BRIDGE_ENTER_QUIET_END,
+                     BRIDGE_TEAM_QUIET_END == 2 * BRIDGE_ENTER_QUIET_END &&
+                     BRIDGE_TEAM_QUIET_COMBINE ==
+                         2 * BRIDGE_ENTER_QUIET_COMBINE,
                  "the quiet bits are the entry's, one place up");
-  int origin = (how & (BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END)) << 1;
+  int origin = (how & (BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END |
+                       BRIDGE_ENTER_QUIET_COMBINE))
+               << 1;
   if (__builtin_expect(bridge_target_depth > 0, 0) && primary) {
     primary = NULL;
     origin |= BRIDGE_TEAM_POOL_DISCARDED;
@@ -577,10 +581,8 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
 void bridge_parallel_returned(POMP_Team_t *storage, void *frame) {
   bridge_team_t *team = (bridge_team_t *)storage;
   const void *quiet_end = NULL;
-  bridge_block.last_end = NULL;
   if (bridge_block.team == team) {
     quiet_end = bridge_block.end_codeptr;
-    bridge_block.last_end = quiet_end;
     bridge_block.team = bridge_block.end_codeptr = NULL;
     if (__builtin_expect(bridge_block.work != 0, 0)) {
       bridge_block.work = 0;
@@ -607,9 +609,40 @@ void bridge_parallel_returned(POMP_Team_t *storage, void *frame) {
   const void *codeptr = quiet_end;
   if (task->trampolined == BRIDGE_TRAMPOLINED_ENDED)
     codeptr = task->left_codeptr;
+  else if (quiet_end && (team->origin & BRIDGE_TEAM_QUIET_COMBINE)) {
+    /* no lock came: the combining's begin, and its end below, now; after
+     * what the end's event closes first (bridge_parallel_end) */
+    bridge_task_close_open(t, task, quiet_end);
+    bridge_combine_block_begin(t, quiet_end);
+  }
   if (bridge_combining.open == BRIDGE_COMBINING_BLOCK)
     bridge_combine_block_end(t);
   implicit_left_inline(t, task, team, codeptr, NULL, 1);
+}
+
+void bridge_block_due_slow(void *frame) {
+  bridge_block_t *b = &bridge_block;
+  bridge_team_t *team = (bridge_team_t *)(uintptr_t)b->team;
+  const void *codeptr = b->end_codeptr;
+  uintptr_t work = b->work;
+  b->team = b->end_codeptr = NULL;
+  b->work = 0;
+  if (!team || !codeptr)
+    return;
+  if (work)
+    bridge_work_leave(0, 0, codeptr, frame);
+  bridge_parallel_end((POMP_Team_t *)team,
+                      (team->origin & BRIDGE_TEAM_QUIET_COMBINE) != 0, codeptr,
+                      frame);
+}
+
+const void *bridge_block_left_codeptr(POMP_Team_t *storage) {
+  bridge_thread_t *t = bridge_thread_peek();
+  bridge_task_t *task = t ? t->pending : NULL;
+  if (!task || task->team != (bridge_team_t *)storage ||
+      task->left_codeptr == task->codeptr)
+    return NULL;
+  return task->left_codeptr;
 }
 
 void bridge_parallel_left(POMP_Team_t *storage, const void *codeptr,

@@ -159,6 +159,9 @@ static bool reduction_here(const bridge_thread_t *t) {
 static __attribute__((noinline)) void atomic_start_slow(const void *codeptr,
                                                         void *frame) {
   GOMP_REAL_ENSURE(real_atomic_start, GOMP_atomic_start);
+  /* A quiet Parallel_end before the combining of its reduction: done now,
+   * so that the combining begins as after the end's event. */
+  bridge_block_due(frame);
   if (bridge_in_atomic)
     bridge_atomic_locking(); /* the construct's kind is found here */
   bridge_thread_t *t = bridge_thread_peek();

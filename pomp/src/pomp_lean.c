@@ -106,8 +106,7 @@ _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
                                            "ret\n\t")
 
 /* Which of a parallel construct's block events may go quiet
- * (bridge_block_t): its begin, and its end when no reduction is combined
- * after the block. */
+ * (bridge_block_t), and whether a reduction is combined after its block. */
 static inline int quiet_block(const struct pomp_region *r) {
   return __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
 }
@@ -178,20 +177,22 @@ _Static_assert(offsetof(POMPT_Team_t, team) == 8,
 #endif
 
 /* The call site of a block's end, recorded by its first execution that
- * takes the C path, or (end_site_quiet) by the construct's
- * Parallel_exit after a quiet one: pompt_region_info answers it from then
- * on (its codeptr_ra reaches tools only when the end closes constructs
- * the block left open, after it returned: bridge_parallel_returned). */
+ * takes the C path, or by the construct's Parallel_exit after a quiet one
+ * (the end's codeptr_ra reaches tools with a reduction's callbacks, or
+ * when the end closes constructs the block left open): pompt_region_info
+ * answers it from then on. */
 static inline void end_site(struct pomp_region *r, const void *codeptr) {
   pomp_region_site(r, POMP_SITE_BARRIER, codeptr);
 }
 
-static inline void end_site_quiet(struct pomp_region *r) {
+static inline void end_site_quiet(struct pomp_region *r, POMPT_Team_t *team) {
   if (__builtin_expect(
           __atomic_load_n(&r->sites[POMP_SITE_BARRIER], __ATOMIC_RELAXED) == 0,
-          0) &&
-      bridge_block.last_end)
-    pomp_region_site(r, POMP_SITE_BARRIER, bridge_block.last_end);
+          0)) {
+    const void *codeptr = bridge_block_left_codeptr(&team->team);
+    if (codeptr)
+      pomp_region_site(r, POMP_SITE_BARRIER, codeptr);
+  }
 }
 
 POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_begin, (POMPT_Team_t * team),
@@ -219,7 +220,7 @@ POMP_JUMP_ENTRY(int32_t, POMPT_Parallel_end, (POMPT_Team_t * team),
 
 EXPORT int32_t POMPT_Parallel_exit(POMPT_Team_t *team) {
   T_LATER(team);
-  end_site_quiet(r);
+  end_site_quiet(r, team);
   bridge_parallel_exit(&team->team, CODEPTR, FRAME);
   return POMP_SUCCESS;
 }

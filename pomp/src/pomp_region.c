@@ -231,14 +231,14 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
   /* A hand-written parallel construct's CTC: its reduction is on it. */
   if (r->kind == POMP_REGION_PARALLEL && (r->flags & POMP_HAS_REDUCTION))
     r->flags |= POMP_PARALLEL_REDUCTION;
-  /* Which of a parallel construct's block events may go quiet
-   * (pomp_lean.c): its end unless a reduction is combined after the block.
-   * Fixed for the region, so that its team storage stays as it was. */
+  /* A parallel construct's block events may go quiet (pomp_lean.c), its
+   * end with the combining of its reduction after it if it has one.  Fixed
+   * for the region, so that its team storage stays as it was. */
   if (r->kind == POMP_REGION_PARALLEL || r->kind == POMP_REGION_PARALLELFOR ||
       r->kind == POMP_REGION_PARALLELSECTIONS)
     r->quiet =
-        BRIDGE_ENTER_QUIET_BEGIN |
-        (r->flags & POMP_PARALLEL_REDUCTION ? 0 : BRIDGE_ENTER_QUIET_END);
+        BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END |
+        (r->flags & POMP_PARALLEL_REDUCTION ? BRIDGE_ENTER_QUIET_COMBINE : 0);
   if ((r->kind == POMP_REGION_CANCEL ||
        r->kind == POMP_REGION_CANCELLATION_POINT) &&
       !r->cancel_flags && r->name)

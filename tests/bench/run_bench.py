@@ -10,6 +10,7 @@ usage: run_bench.py constructs --gcc-bin B1 --pompt-bin B2 --null-tool T
        run_bench.py instructions --gcc-bin B1 --pompt-bin B2 --null-tool T
                     [--clang-bin B4] [--markdown FILE]
                     [--constructs task,taskwait] [--baseline-pompt-bin B6]
+                    [--instr-threads 2]
 
 constructs: the variants of doc/performance.md,
   (1) gcc      plain gcc -fopenmp (libgomp)
@@ -32,7 +33,9 @@ and registering everything: the cost of one POMP event in ns.
 instructions: the same variants as constructs, counted in instructions
 under valgrind (cachegrind, no cache simulation) instead of timed, with a
 team of one (no thread waits for another, so the count is exact and does
-not depend on the machine's load): each construct is run REPS1 and REPS2
+not depend on the machine's load; --instr-threads 2: two threads that wait
+passively, which valgrind runs one at a time, all threads' count, nearly as
+steady): each construct is run REPS1 and REPS2
 times (ompbench -r, empty delay loop) and the difference of the two
 counts, divided by REPS2 - REPS1, is what one execution costs the whole
 process (program, runtime, libpompt, tool).  Skipped (exit 77) without
@@ -281,7 +284,12 @@ def instructions(args):
     r1, r2 = args.reps1, args.reps2
     per = {v[0]: {} for v in variants}
     for key, _, binary, tool in variants:
-        env = clean_env(1)
+        env = clean_env(args.instr_threads)
+        if args.instr_threads > 1:
+            # Threads that wait sleep: a spinning thread's count is the
+            # time it waited.
+            env.update(OMP_WAIT_POLICY="passive", GOMP_SPINCOUNT="0",
+                       KMP_BLOCKTIME="0")
         if tool:
             env["OMP_TOOL_LIBRARIES"] = tool
             env["POMPT_NULL_TOOL"] = "all"
@@ -311,7 +319,10 @@ def instructions(args):
     if "6" in per:
         text += "\n\n" + baseline_table(
             names, lambda k, c: f"{per[k][c]:.0f}", lambda k, c: per[k][c], 0)
-    print(f"instructions per execution of a construct, team of one, "
+    team = ("team of one" if args.instr_threads == 1 else
+            f"{args.instr_threads} threads waiting passively, all threads' "
+            f"instructions")
+    print(f"instructions per execution of a construct, {team}, "
           f"(count at {r2} - count at {r1} executions) / {r2 - r1}")
     print(text)
     if args.markdown:
@@ -335,6 +346,10 @@ def main():
     ap.add_argument("--calls", type=int, default=10000000)
     ap.add_argument("--reps1", type=int, default=200)
     ap.add_argument("--reps2", type=int, default=1200)
+    ap.add_argument("--instr-threads", type=int, default=1,
+                    help="instructions mode: the team size (default 1; "
+                    "above 1 threads wait passively, and the count is all "
+                    "threads' work)")
     ap.add_argument("--markdown")
     ap.add_argument("--baseline-pompt-bin",
                     help="ompbench built by another pompt (an earlier "

@@ -16,8 +16,11 @@
  *  - a block left without its Parallel_end (as a cancelled region leaves
  *    it) is left when its function returns, and the next execution from the
  *    same storage starts clean;
- *  - a construct whose reduction GCC combines after the block keeps a
- *    general Parallel_end: each thread's reduction callbacks still come;
+ *  - a construct whose reduction GCC combines after the block: each
+ *    thread's reduction callbacks still come, before its barrier, and
+ *    where GCC combines under libgomp's atomic lock (two list items) the
+ *    lock's entry does the end first, so that the lock is the reduction's
+ *    (no mutex callbacks);
  *  - a combined parallel loop's Loop_exit_parallel_end goes quiet too: its
  *    loop's work end still comes, before its barrier, on every thread;
  *  - a master region the block leaves open ends when the block's function
@@ -39,7 +42,9 @@ static int parallel_begins, parallel_ends, implicit_begins, implicit_ends;
 static int other_barriers, implicit_barrier_begins, reductions_begun,
     reductions_ended, loops_begun, loops_ended, loop_end_order_errors;
 static _Thread_local int loop_open; /* the thread's loop, begun not ended */
-static int masked_begun, masked_ended;
+static int masked_begun, masked_ended, mutex_acquires;
+static _Thread_local int reducing; /* the thread's reduction, not ended */
+static int reduction_order_errors;
 static const void *masked_end_codeptr;
 typedef int (*region_info_t)(const void *codeptr, const char **ctc);
 static region_info_t region_info;
@@ -71,6 +76,12 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
   }
 }
 
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
+                             ompt_wait_id_t wait_id, const void *codeptr) {
+  (void)kind, (void)hint, (void)impl, (void)wait_id, (void)codeptr;
+  __atomic_fetch_add(&mutex_acquires, 1, __ATOMIC_RELAXED);
+}
+
 static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                       ompt_data_t *task, const void *codeptr) {
   (void)parallel, (void)task;
@@ -88,6 +99,8 @@ static void on_sync(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
   (void)parallel, (void)task, (void)codeptr;
   if (loop_open) /* a region's end barrier inside its loop */
     __atomic_fetch_add(&loop_end_order_errors, 1, __ATOMIC_RELAXED);
+  if (reducing && kind != ompt_sync_region_reduction)
+    __atomic_fetch_add(&reduction_order_errors, 1, __ATOMIC_RELAXED);
   if (kind == ompt_sync_region_barrier_implicit_parallel) {
     if (endpoint == ompt_scope_begin)
       __atomic_fetch_add(&implicit_barrier_begins, 1, __ATOMIC_RELAXED);
@@ -100,6 +113,7 @@ static void on_reduction(ompt_sync_region_t kind,
                          ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                          ompt_data_t *task, const void *codeptr) {
   (void)kind, (void)parallel, (void)task, (void)codeptr;
+  reducing = endpoint == ompt_scope_begin;
   __atomic_fetch_add(endpoint == ompt_scope_begin ? &reductions_begun
                                                   : &reductions_ended,
                      1, __ATOMIC_RELAXED);
@@ -125,6 +139,7 @@ static void register_callbacks(void) {
   set_callback(ompt_callback_reduction, (ompt_callback_t)on_reduction);
   set_callback(ompt_callback_work, (ompt_callback_t)on_work);
   set_callback(ompt_callback_masked, (ompt_callback_t)on_masked);
+  set_callback(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
   region_info = (region_info_t)own_tool_lookup("pompt_region_info");
 }
 
@@ -147,6 +162,9 @@ static POMPT_Desc_t d_outer = {0, ctc_outer, 0};
 static POMPT_Desc_t d_inner = {0, ctc_inner, 0};
 static POMPT_Desc_t d_left = {0, ctc_left, 0};
 static POMPT_Desc_t d_reduce = {0, ctc_reduce, 0};
+static const char ctc_reduce2[] =
+    CTC("type=parallel*file=quiet.c*lines=28,31*hasReduction=1");
+static POMPT_Desc_t d_reduce2 = {0, ctc_reduce2, 0};
 
 /* The counts so far against those expected; 0 when they agree.  The end
  * of a worker's implicit task and barrier come at its next event: the
@@ -257,6 +275,36 @@ int main(void) {
   if (reductions_begun != RUNS * threads || total != RUNS * threads) {
     printf("FAIL: %d reductions begun for %d regions of %d threads (sum %d)\n",
            reductions_begun, RUNS, threads, total);
+    return 1;
+  }
+  /* Two list items: GCC combines them under libgomp's atomic lock. */
+  double part = 0;
+  for (int r = 0; r < RUNS; r++) {
+    POMPT_Team_t team;
+    POMPT_Parallel_fork(&d_reduce2, &team);
+#pragma omp parallel num_threads(2) reduction(+ : total, part)
+    {
+      POMPT_Parallel_begin(&team);
+      total += 1;
+      part += 0.5;
+      POMPT_Parallel_end(&team);
+      NO_TAIL;
+    }
+    POMPT_Parallel_exit(&team);
+    NO_TAIL;
+    regions++;
+    tasks += threads;
+  }
+  if (check("blocks with two reduction items", regions, tasks))
+    return 1;
+  if (reductions_begun != 2 * RUNS * threads || mutex_acquires != 0 ||
+      reduction_order_errors != 0 || total != 2 * RUNS * threads ||
+      part != 0.5 * RUNS * threads) {
+    printf("FAIL: %d reductions begun for %d regions of %d threads (sum %d, "
+           "%g), %d mutex acquisitions (expected 0), %d callbacks inside a "
+           "reduction\n",
+           reductions_begun, 2 * RUNS, threads, total, part, mutex_acquires,
+           reduction_order_errors);
     return 1;
   }
 
