@@ -219,17 +219,15 @@ int bridge_control_tool(uint64_t command, uint64_t modifier, void *arg,
 
 /* ---- Parallel regions.  team is the POMP_Team_t storage of this instance. */
 /* how: BRIDGE_ENTER_IF_FALSE for an if clause that was false;
- * BRIDGE_ENTER_QUIET_BEGIN when the construct's block starts with the
- * compact family's Parallel_begin, which may then go quiet (bridge_block_t
- * below), BRIDGE_ENTER_QUIET_END when it ends with its Parallel_end and
- * that may too, and BRIDGE_ENTER_QUIET_COMBINE besides when a reduction is
+ * BRIDGE_ENTER_QUIET when the construct's block begins and ends with the
+ * compact family's block events, which may then go quiet (bridge_block_t
+ * below), and BRIDGE_ENTER_QUIET_COMBINE besides when a reduction is
  * combined after the block (the combining then begins when the block's
  * function returns, or at libgomp's atomic lock: bridge_block_due). */
 enum {
   BRIDGE_ENTER_IF_FALSE = 1,
-  BRIDGE_ENTER_QUIET_BEGIN = 2,
-  BRIDGE_ENTER_QUIET_END = 4,
-  BRIDGE_ENTER_QUIET_COMBINE = 8
+  BRIDGE_ENTER_QUIET = 2,
+  BRIDGE_ENTER_QUIET_COMBINE = 4
 };
 void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
                            const void *codeptr, void *frame);
@@ -238,11 +236,10 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
  * Parallel_end entries (and the combined constructs' Parallel_begin_*_enter
  * and *_exit_parallel_end), whose path with a tool is then assembler
  * (pomp_lean.c) when the thread's team is the entry's: Parallel_begin only
- * clears the byte early points to (the task's early_begun, as
- * bridge_parallel_begin does); unless early's bit 0 is set (no
- * BRIDGE_ENTER_QUIET_END), Parallel_end only stores its return address in
- * end_codeptr, and the trampoline does the rest once the block's function
- * returned (bridge_parallel_returned).  What the program runs in between
+ * clears *early (the task's early_begun, as bridge_parallel_begin does),
+ * Parallel_end only stores its return address in end_codeptr, and the
+ * trampoline does the rest once the block's function returned
+ * (bridge_parallel_returned).  What the program runs in between
  * (the combining of a reduction, destructors) is nothing a tool observes,
  * but a combining under libgomp's atomic lock, whose entry first does what
  * the end would have done (bridge_block_due).  Set when the trampoline
@@ -253,7 +250,7 @@ void bridge_parallel_enter(POMP_Team_t *team, int requested, int how,
  * BRIDGE_TEAM_SET).  Offsets fixed for the assembler. */
 typedef struct bridge_block {
   const void *team;
-  uintptr_t early;
+  uint8_t *early;
   const void *end_codeptr;
   /* The quiet end is a combined construct's (Loop_exit_parallel_end,
    * Sections_exit_parallel_end): its worksharing construct ends first. */
@@ -284,7 +281,7 @@ const void *bridge_block_left_codeptr(POMP_Team_t *team);
 static inline int bridge_block_begin(POMP_Team_t *team) {
   if (bridge_block.team != team)
     return 0;
-  *(uint8_t *)(bridge_block.early & ~(uintptr_t)1) = 0;
+  *bridge_block.early = 0;
   return 1;
 }
 void bridge_parallel_begin(POMP_Team_t *team, void *frame);

@@ -282,15 +282,12 @@ parallel_enter(bridge_thread_t *t, bridge_team_t *team, int requested, int how,
   /* An outermost team uses the primary's pool, unless a target region's
    * host fallback gave it one of its own. */
   bridge_thread_t *primary = enc && (enc->flags & ompt_task_initial) ? t : NULL;
-  /* BRIDGE_ENTER_QUIET_* as BRIDGE_TEAM_QUIET_* */
-  _Static_assert(BRIDGE_TEAM_QUIET_BEGIN == 2 * BRIDGE_ENTER_QUIET_BEGIN &&
-                     BRIDGE_TEAM_QUIET_END == 2 * BRIDGE_ENTER_QUIET_END &&
+  /* BRIDGE_ENTER_QUIET, _QUIET_COMBINE as BRIDGE_TEAM_QUIET, _QUIET_COMBINE */
+  _Static_assert(BRIDGE_TEAM_QUIET == 2 * BRIDGE_ENTER_QUIET &&
                      BRIDGE_TEAM_QUIET_COMBINE ==
                          2 * BRIDGE_ENTER_QUIET_COMBINE,
                  "the quiet bits are the entry's, one place up");
-  int origin = (how & (BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END |
-                       BRIDGE_ENTER_QUIET_COMBINE))
-               << 1;
+  int origin = (how & (BRIDGE_ENTER_QUIET | BRIDGE_ENTER_QUIET_COMBINE)) << 1;
   if (__builtin_expect(bridge_target_depth > 0, 0) && primary) {
     primary = NULL;
     origin |= BRIDGE_TEAM_POOL_DISCARDED;
@@ -381,10 +378,9 @@ __thread bridge_block_t bridge_block
  * Parallel_begin and Parallel_end may go quiet (bridge_block_t). */
 static inline __attribute__((always_inline)) void
 block_arm(const bridge_team_t *team, bridge_task_t *task) {
-  if (team->origin & BRIDGE_TEAM_QUIET_BEGIN) {
+  if (team->origin & BRIDGE_TEAM_QUIET) {
     bridge_block.team = team;
-    bridge_block.early =
-        (uintptr_t)&task->early_begun | !(team->origin & BRIDGE_TEAM_QUIET_END);
+    bridge_block.early = &task->early_begun;
   }
 }
 

@@ -186,10 +186,9 @@ typedef struct bridge_team {
 enum {
   BRIDGE_TEAM_OPAQUE = 1,
   BRIDGE_TEAM_POOL_DISCARDED = 2,
-  /* BRIDGE_ENTER_QUIET_BEGIN, _END and _COMBINE (bridge.h) */
-  BRIDGE_TEAM_QUIET_BEGIN = 4,
-  BRIDGE_TEAM_QUIET_END = 8,
-  BRIDGE_TEAM_QUIET_COMBINE = 16
+  /* BRIDGE_ENTER_QUIET and _QUIET_COMBINE (bridge.h) */
+  BRIDGE_TEAM_QUIET = 4,
+  BRIDGE_TEAM_QUIET_COMBINE = 8
 };
 
 _Static_assert(sizeof(bridge_team_t) <= sizeof(POMP_Team_t),

@@ -158,22 +158,18 @@ _Static_assert(offsetof(POMPT_Team_t, team) == 8,
   "1:\n\t"                                                                     \
   "xorl %eax, %eax\n\t"                                                        \
   "ret\n\t"
-/* *early = 0, without early's bit 0 */
+/* *early = 0 */
 #define BLOCK_BEGIN_ASM                                                        \
   BLOCK_ENTRY_HEAD(POMPT_Parallel_begin)                                       \
   "movq %fs:8(%rax), %rcx\n\t"                                                 \
-  "andq $-2, %rcx\n\t"                                                         \
   "movb $0, (%rcx)\n\t" BLOCK_ENTRY_RETURN
-/* unless early's bit 0 is set: end_codeptr = the return address, and for
- * a combined construct's end (work 1) its worksharing part is due too */
+/* end_codeptr = the return address; for a combined construct's end (work
+ * 1) its worksharing part is due too */
 #define BLOCK_END_ASM(name, work)                                              \
   BLOCK_ENTRY_HEAD(name)                                                       \
-  "testb $1, %fs:8(%rax)\n\t"                                                  \
-  "jne " POMP_JUMP_SLOW(name) "\n\t"                                           \
-                              "movq (%rsp), %rcx\n\t"                          \
-                              "movq %rcx, %fs:16(%rax)\n\t"                    \
-                              "movq $" work                                    \
-                              ", %fs:24(%rax)\n\t" BLOCK_ENTRY_RETURN
+  "movq (%rsp), %rcx\n\t"                                                      \
+  "movq %rcx, %fs:16(%rax)\n\t"                                                \
+  "movq $" work ", %fs:24(%rax)\n\t" BLOCK_ENTRY_RETURN
 #endif
 
 /* The call site of a block's end, recorded by its first execution that

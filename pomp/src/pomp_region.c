@@ -237,7 +237,7 @@ struct pomp_region *pomp_region_init(POMP_Handle_t *handle, const char *ctc,
   if (r->kind == POMP_REGION_PARALLEL || r->kind == POMP_REGION_PARALLELFOR ||
       r->kind == POMP_REGION_PARALLELSECTIONS)
     r->quiet =
-        BRIDGE_ENTER_QUIET_BEGIN | BRIDGE_ENTER_QUIET_END |
+        BRIDGE_ENTER_QUIET |
         (r->flags & POMP_PARALLEL_REDUCTION ? BRIDGE_ENTER_QUIET_COMBINE : 0);
   if ((r->kind == POMP_REGION_CANCEL ||
        r->kind == POMP_REGION_CANCELLATION_POINT) &&

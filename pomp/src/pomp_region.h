@@ -99,8 +99,9 @@ struct pomp_region {
   struct pomp_region *_Atomic next;
   uint64_t num_sections;     /* sections: CTC numSections= (0 when absent) */
   unsigned char atomic_kind; /* atomic: enum bridge_atomic_kind */
-  /* parallel: which of its block's events may go quiet (bridge.h,
-   * BRIDGE_ENTER_QUIET_BEGIN and _END), for its Parallel_fork */
+  /* parallel: whether its block's events may go quiet, and a reduction is
+   * combined after the block (bridge.h, BRIDGE_ENTER_QUIET and
+   * _QUIET_COMBINE), for its Parallel_fork */
   unsigned char quiet;
 };
 
