@@ -185,25 +185,31 @@ static int check(const char *what, int regions, int tasks) {
   return !ok;
 }
 
+/* RUNS executions (r) of the construct of descriptor d, its region of the
+ * directive omp, its block the rest, which has the block's events as
+ * pomp-instr writes them (team: the storage); counted in regions and
+ * tasks. */
+#define RUN_REGIONS(d, omp, ...)                                               \
+  for (int r = 0; r < RUNS; r++) {                                             \
+    POMPT_Team_t team;                                                         \
+    POMPT_Parallel_fork(&(d), &team);                                          \
+    _Pragma(omp) {                                                             \
+      __VA_ARGS__                                                              \
+      NO_TAIL;                                                                 \
+    }                                                                          \
+    POMPT_Parallel_exit(&team);                                                \
+    NO_TAIL;                                                                   \
+    regions++;                                                                 \
+    tasks += threads;                                                          \
+  }
+
 int main(void) {
   int regions = 0, tasks = 0, threads = 0, sum = 0;
-  for (int r = 0; r < RUNS; r++) {
-    POMPT_Team_t team;
-    POMPT_Parallel_fork(&d_barrier, &team);
-#pragma omp parallel num_threads(2)
-    {
-      POMPT_Parallel_begin(&team);
-#pragma omp barrier
-      if (omp_get_thread_num() == 0)
-        threads = omp_get_num_threads();
-      POMPT_Parallel_end(&team);
-      NO_TAIL;
-    }
-    POMPT_Parallel_exit(&team);
-    NO_TAIL;
-    regions++;
-    tasks += threads;
-  }
+  RUN_REGIONS(d_barrier, "omp parallel num_threads(2)",
+              POMPT_Parallel_begin(&team);
+              _Pragma("omp barrier");
+              if (omp_get_thread_num() == 0) threads = omp_get_num_threads();
+              POMPT_Parallel_end(&team);)
   if (check("a barrier of libgomp's in the block", regions, tasks))
     return 1;
 
@@ -236,40 +242,18 @@ int main(void) {
   if (check("regions nested in the block", regions, tasks))
     return 1;
 
-  for (int r = 0; r < RUNS; r++) {
-    POMPT_Team_t team;
-    POMPT_Parallel_fork(&d_left, &team);
-#pragma omp parallel num_threads(2)
-    {
-      POMPT_Parallel_begin(&team);
-      if (r % 2 == 0) /* the others leave without it */
-        POMPT_Parallel_end(&team);
-      NO_TAIL;
-    }
-    POMPT_Parallel_exit(&team);
-    NO_TAIL;
-    regions++;
-    tasks += threads;
-  }
+  /* Every other run leaves without Parallel_end. */
+  RUN_REGIONS(d_left, "omp parallel num_threads(2)",
+              POMPT_Parallel_begin(&team);
+              if (r % 2 == 0) POMPT_Parallel_end(&team);)
   if (check("blocks left without Parallel_end", regions, tasks))
     return 1;
 
   int total = 0;
-  for (int r = 0; r < RUNS; r++) {
-    POMPT_Team_t team;
-    POMPT_Parallel_fork(&d_reduce, &team);
-#pragma omp parallel num_threads(2) reduction(+ : total)
-    {
-      POMPT_Parallel_begin(&team);
-      total += 1;
-      POMPT_Parallel_end(&team);
-      NO_TAIL;
-    }
-    POMPT_Parallel_exit(&team);
-    NO_TAIL;
-    regions++;
-    tasks += threads;
-  }
+  RUN_REGIONS(d_reduce, "omp parallel num_threads(2) reduction(+ : total)",
+              POMPT_Parallel_begin(&team);
+              total += 1;
+              POMPT_Parallel_end(&team);)
   if (check("blocks with a reduction combined after them", regions, tasks))
     return 1;
   if (reductions_begun != RUNS * threads || total != RUNS * threads) {
@@ -279,22 +263,11 @@ int main(void) {
   }
   /* Two list items: GCC combines them under libgomp's atomic lock. */
   double part = 0;
-  for (int r = 0; r < RUNS; r++) {
-    POMPT_Team_t team;
-    POMPT_Parallel_fork(&d_reduce2, &team);
-#pragma omp parallel num_threads(2) reduction(+ : total, part)
-    {
-      POMPT_Parallel_begin(&team);
-      total += 1;
-      part += 0.5;
-      POMPT_Parallel_end(&team);
-      NO_TAIL;
-    }
-    POMPT_Parallel_exit(&team);
-    NO_TAIL;
-    regions++;
-    tasks += threads;
-  }
+  RUN_REGIONS(d_reduce2,
+              "omp parallel num_threads(2) reduction(+ : total, part)",
+              POMPT_Parallel_begin(&team);
+              total += 1; part += 0.5;
+              POMPT_Parallel_end(&team);)
   if (check("blocks with two reduction items", regions, tasks))
     return 1;
   if (reductions_begun != 2 * RUNS * threads || mutex_acquires != 0 ||
@@ -309,23 +282,12 @@ int main(void) {
   }
 
   int iterations = 0;
-  for (int r = 0; r < RUNS; r++) {
-    POMPT_Team_t team;
-    POMPT_Parallel_fork(&d_loop, &team);
-#pragma omp parallel num_threads(2)
-    {
-      POMPT_Parallel_begin_loop_enter(&team, 0, 7, 1);
-#pragma omp for nowait
-      for (int i = 0; i < 8; i++)
-        __atomic_fetch_add(&iterations, 1, __ATOMIC_RELAXED);
-      POMPT_Loop_exit_parallel_end(&team);
-      NO_TAIL;
-    }
-    POMPT_Parallel_exit(&team);
-    NO_TAIL;
-    regions++;
-    tasks += threads;
-  }
+  RUN_REGIONS(d_loop, "omp parallel num_threads(2)",
+              POMPT_Parallel_begin_loop_enter(&team, 0, 7, 1);
+              _Pragma("omp for nowait")
+              for (int i = 0; i < 8; i++)
+                  __atomic_fetch_add(&iterations, 1, __ATOMIC_RELAXED);
+              POMPT_Loop_exit_parallel_end(&team);)
   if (check("combined parallel loops", regions, tasks))
     return 1;
   if (loops_begun != RUNS * threads || loops_ended != RUNS * threads ||
@@ -337,22 +299,11 @@ int main(void) {
     return 1;
   }
 
-  for (int r = 0; r < RUNS; r++) {
-    POMPT_Team_t team;
-    POMPT_Parallel_fork(&d_open, &team);
-#pragma omp parallel num_threads(2)
-    {
-      POMPT_Parallel_begin(&team);
-      if (omp_get_thread_num() == 0)
-        POMPT_Master_begin(&d_master); /* left open: no Master_end */
-      POMPT_Parallel_end(&team);
-      NO_TAIL;
-    }
-    POMPT_Parallel_exit(&team);
-    NO_TAIL;
-    regions++;
-    tasks += threads;
-  }
+  RUN_REGIONS(d_open, "omp parallel num_threads(2)",
+              POMPT_Parallel_begin(&team);
+              if (omp_get_thread_num() == 0) /* left open: no Master_end */
+                  POMPT_Master_begin(&d_master);
+              POMPT_Parallel_end(&team);)
   if (check("a master region left open in the block", regions, tasks))
     return 1;
   const char *ctc = NULL;
