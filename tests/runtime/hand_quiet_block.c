@@ -1,11 +1,10 @@
 /*
  * hand_quiet_block.c -- the block events of a parallel construct that
- * libpompt's trampoline began go quiet from its second execution on
- * (bridge.h, bridge_block_t): Parallel_begin only clears the task's
- * early_begun, Parallel_end only records its return address, and the
- * trampoline does the rest when the block's function returns.  Each
- * construct below runs 4 times with 2 threads (the first execution takes
- * the general path), and what tools see must not change:
+ * libpompt's trampoline began go quiet (bridge.h, bridge_block_t):
+ * Parallel_begin only clears the task's early_begun, Parallel_end only
+ * records its return address, and the trampoline does the rest when the
+ * block's function returns.  Each construct below runs 4 times with 2
+ * threads, and what tools see must be what the general path gives:
  *  - a barrier of libgomp's in the block after its Parallel_begin (GCC's
  *    own, not a construct's) is no construct's and stays unreported, as
  *    when Parallel_begin cleared early_begun itself (a copyin barrier
@@ -25,8 +24,8 @@
  *    loop's work end still comes, before its barrier, on every thread;
  *  - a master region the block leaves open ends when the block's function
  *    returns, with the quiet Parallel_end's codeptr_ra, which
- *    pompt_region_info knows as the parallel construct's once the first
- *    execution's Parallel_exit recorded it.
+ *    pompt_region_info knows as the parallel construct's once its
+ *    Parallel_exit recorded it (a quiet end records no call site).
  * The program is its own tool.  Prints PASS or the first violation.
  */
 #include <omp-tools.h>
