@@ -145,15 +145,17 @@ PARALLEL_ENTER_ENTRY(POMPT_Parallel_fork,
 #ifdef GOMP_JUMP_ENTRIES
 _Static_assert(offsetof(POMPT_Team_t, team) == 8,
                "the block entries find the bridge's team 8 bytes in");
+/* One instruction a line: */
+/* clang-format off */
 #define BLOCK_ENTRY_HEAD(name)                                                 \
   "cmpl $0, bridge_active(%rip)\n\t"                                           \
   "je 1f\n\t"                                                                  \
   "testq %rdi, %rdi\n\t"                                                       \
   "je " POMP_JUMP_SLOW(name) "\n\t"                                            \
-                             "movq bridge_block@gottpoff(%rip), %rax\n\t"      \
-                             "leaq 8(%rdi), %rdx\n\t"                          \
-                             "cmpq %rdx, %fs:(%rax)\n\t"                       \
-                             "jne " POMP_JUMP_SLOW(name) "\n\t"
+  "movq bridge_block@gottpoff(%rip), %rax\n\t"                                 \
+  "leaq 8(%rdi), %rdx\n\t"                                                     \
+  "cmpq %rdx, %fs:(%rax)\n\t"                                                  \
+  "jne " POMP_JUMP_SLOW(name) "\n\t"
 #define BLOCK_ENTRY_RETURN                                                     \
   "1:\n\t"                                                                     \
   "xorl %eax, %eax\n\t"                                                        \
@@ -162,14 +164,17 @@ _Static_assert(offsetof(POMPT_Team_t, team) == 8,
 #define BLOCK_BEGIN_ASM                                                        \
   BLOCK_ENTRY_HEAD(POMPT_Parallel_begin)                                       \
   "movq %fs:8(%rax), %rcx\n\t"                                                 \
-  "movb $0, (%rcx)\n\t" BLOCK_ENTRY_RETURN
+  "movb $0, (%rcx)\n\t"                                                        \
+  BLOCK_ENTRY_RETURN
 /* end_codeptr = the return address; for a combined construct's end (work
  * 1) its worksharing part is due too */
 #define BLOCK_END_ASM(name, work)                                              \
   BLOCK_ENTRY_HEAD(name)                                                       \
   "movq (%rsp), %rcx\n\t"                                                      \
   "movq %rcx, %fs:16(%rax)\n\t"                                                \
-  "movq $" work ", %fs:24(%rax)\n\t" BLOCK_ENTRY_RETURN
+  "movq $" work ", %fs:24(%rax)\n\t"                                           \
+  BLOCK_ENTRY_RETURN
+/* clang-format on */
 #endif
 
 /* The call site of a block's end, recorded by its first execution that
@@ -358,9 +363,38 @@ EXPORT int32_t POMPT_Sections_exit_barrier(POMPT_Desc_t *d) {
   BARRIER_AFTER_EXIT(d);
 }
 
-EXPORT int32_t POMPT_Single_enter(POMPT_Desc_t *d) {
+/* Single_enter does nothing but its first event's work (who executes is
+ * known at begin or exit): with a tool, once the construct's region exists
+ * and its first call site is recorded, the entry's assembler tests that
+ * and returns. */
+#ifdef GOMP_JUMP_ENTRIES
+_Static_assert(offsetof(POMPT_Desc_t, handle) == 0 &&
+                   offsetof(struct pomp_region, sites) == 96 &&
+                   POMP_SITE_FIRST == 0,
+               "Single_enter's assembler reads the first site 96 bytes into "
+               "the descriptor's region");
+/* One instruction a line: */
+/* clang-format off */
+#define FIRST_DONE_ASM(name)                                                   \
+  "cmpl $0, bridge_active(%rip)\n\t"                                           \
+  "je 1f\n\t"                                                                  \
+  "testq %rdi, %rdi\n\t"                                                       \
+  "je " POMP_JUMP_SLOW(name) "\n\t"                                            \
+  "movq (%rdi), %rax\n\t"                                                      \
+  "testq %rax, %rax\n\t"                                                       \
+  "je " POMP_JUMP_SLOW(name) "\n\t"                                            \
+  "cmpq $0, 96(%rax)\n\t"                                                      \
+  "je " POMP_JUMP_SLOW(name) "\n"                                              \
+  "1:\n\t"                                                                     \
+  "xorl %eax, %eax\n\t"                                                        \
+  "ret\n\t"
+/* clang-format on */
+#endif
+
+POMP_JUMP_ENTRY(int32_t, POMPT_Single_enter, (POMPT_Desc_t * d),
+                FIRST_DONE_ASM(POMPT_Single_enter)) {
   D_FIRST(d);
-  return POMP_SUCCESS; /* who executes is known at begin or exit */
+  return POMP_SUCCESS;
 }
 
 EXPORT int32_t POMPT_Single_begin(POMPT_Desc_t *d) {
