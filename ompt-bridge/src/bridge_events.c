@@ -2305,12 +2305,9 @@ read_depobjs(bridge_thread_t *t, const POMP_Dependence_t deps[], int *ndeps) {
     return deps;
   }
   for (int i = 0; i < n; i++) {
-    out[i] = deps[i];
-    if (deps[i].type == POMP_DEPENDENCE_DEPOBJ && deps[i].addr) {
-      void *const *obj = deps[i].addr;
-      out[i].addr = obj[0];
-      out[i].type = gomp_depobj_type((uintptr_t)obj[1]);
-    }
+    out[i] = deps[i].type == POMP_DEPENDENCE_DEPOBJ && deps[i].addr
+                 ? gomp_depobj_read(deps[i].addr)
+                 : deps[i];
   }
   return out;
 }

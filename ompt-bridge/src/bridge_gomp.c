@@ -635,18 +635,14 @@ static POMP_Dependence_t *gomp_depend_decode(bridge_thread_t *t, void **depend,
     return NULL;
   for (size_t i = 0; i < total; i++) {
     void *addr = depend[base + i];
-    int type = ompt_dependence_type_in;
-    if (i < nout) {
-      type = ompt_dependence_type_inout;
-    } else if (i < nout + nmutex) {
-      type = ompt_dependence_type_mutexinoutset;
-    } else if (i >= nout + nmutex + nin) { /* a depobj */
-      void **obj = addr;
-      addr = obj[0];
-      type = gomp_depobj_type((uintptr_t)obj[1]);
+    if (i >= nout + nmutex + nin) { /* a depobj */
+      d[i] = gomp_depobj_read(addr);
+      continue;
     }
     d[i].addr = addr;
-    d[i].type = type;
+    d[i].type = i < nout            ? ompt_dependence_type_inout
+                : i < nout + nmutex ? ompt_dependence_type_mutexinoutset
+                                    : ompt_dependence_type_in;
   }
   *n = (int)total;
   return d;

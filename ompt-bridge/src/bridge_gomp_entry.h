@@ -157,19 +157,25 @@ void bridge_gomp_ws_barrier_end(const void *codeptr, void *frame);
 int bridge_gomp_chunks_push(uint64_t start, uint64_t incr, int down);
 void bridge_gomp_chunks_pop(void);
 
-/* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */
-/* The ompt_dependence_type_t of libgomp's kind in a depend object
- * (GOMP_DEPEND_IN 1, OUT 2, INOUT 3, MUTEXINOUTSET 4, INOUTSET 5). */
-static inline int gomp_depobj_type(uintptr_t kind) {
+/* A depend object (omp_depend_t, libgomp's layout: the address, then
+ * libgomp's kind GOMP_DEPEND_IN 1, OUT 2, INOUT 3, MUTEXINOUTSET 4,
+ * INOUTSET 5) as the dependence it stands for. */
+static inline POMP_Dependence_t gomp_depobj_read(const void *object) {
   static const int types[] = {0,
                               ompt_dependence_type_in,
                               ompt_dependence_type_out,
                               ompt_dependence_type_inout,
                               ompt_dependence_type_mutexinoutset,
                               ompt_dependence_type_inoutset};
-  return kind >= 1 && kind <= 5 ? types[kind] : ompt_dependence_type_inout;
+  void *const *obj = object;
+  uintptr_t kind = (uintptr_t)obj[1];
+  POMP_Dependence_t d;
+  d.addr = obj[0];
+  d.type = kind >= 1 && kind <= 5 ? types[kind] : ompt_dependence_type_inout;
+  return d;
 }
 
+/* GCC's flags of GOMP_task and GOMP_taskloop (gomp-constants.h). */
 #define GOMP_TASK_FLAG_UNTIED (1u << 0)
 #define GOMP_TASK_FLAG_FINAL (1u << 1)
 #define GOMP_TASK_FLAG_MERGEABLE (1u << 2)
