@@ -328,8 +328,11 @@ parallel_enter_slow(bridge_team_t *team, int requested, int how,
     parallel_enter(t, team, requested, how, codeptr, frame, 0);
 }
 
-void bridge_parallel_enter(POMP_Team_t *storage, int requested, int how,
-                           const void *codeptr, void *frame) {
+/* Inlined into the constructs' enter events (link-time optimisation left
+ * it a call of its own: 11 instructions a region with the null tool). */
+__attribute__((always_inline)) inline void
+bridge_parallel_enter(POMP_Team_t *storage, int requested, int how,
+                      const void *codeptr, void *frame) {
   bridge_team_t *team = (bridge_team_t *)storage;
   bridge_thread_t *t = enter_quick(frame, 1);
   if (__builtin_expect(!t, 0)) {
