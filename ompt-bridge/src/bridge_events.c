@@ -574,6 +574,16 @@ void bridge_parallel_end(POMP_Team_t *storage, int combining,
     bridge_combine_block_begin(t, codeptr);
 }
 
+/* The running task of t if it is team's implicit task that the trampoline
+ * began and that has not left its block, else NULL. */
+static inline bridge_task_t *block_task(const bridge_thread_t *t,
+                                        const bridge_team_t *team) {
+  bridge_task_t *task = t->cur;
+  if (!task || !task->trampolined || task->team != team || task == t->pending)
+    return NULL;
+  return task;
+}
+
 /* The block's function returned to the trampoline.  A block left without
  * its end event (a cancelled region) is left here too, at the end of the
  * construct, while the team's storage can still be read. */
@@ -590,16 +600,14 @@ void bridge_parallel_returned(POMP_Team_t *storage, void *frame) {
     }
   }
   bridge_thread_t *t = bridge_self;
-  bridge_task_t *task = t ? t->cur : NULL;
-  if (__builtin_expect(!task || !task->trampolined || task->team != team ||
-                           task == t->pending,
-                       0)) {
+  bridge_task_t *task = t ? block_task(t, team) : NULL;
+  if (__builtin_expect(!task, 0)) {
     /* A quiet Parallel_end: what its event would have found to do first
      * (enter_event), at this frame, which no task of the block outlives. */
     if (!quiet_end || !(t = enter_event(frame)))
       return;
-    task = t->cur;
-    if (!task || !task->trampolined || task->team != team || task == t->pending)
+    task = block_task(t, team);
+    if (!task)
       return; /* another task runs (left without its end): recovered later */
   } else if (quiet_end && __builtin_expect(t->lane_hold, 0)) {
     t->lane_hold = 0; /* as enter_event */

@@ -105,12 +105,6 @@ _Static_assert(offsetof(POMPT_Team_t, desc) == 0,
                                            "xorl %eax, %eax\n\t"               \
                                            "ret\n\t")
 
-/* Which of a parallel construct's block events may go quiet
- * (bridge_block_t), and whether a reduction is combined after its block. */
-static inline int quiet_block(const struct pomp_region *r) {
-  return __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
-}
-
 PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
                      (POMPT_Desc_t * d, int32_t num_threads,
                       int32_t if_expr_result, POMPT_Team_t *team),
@@ -121,7 +115,7 @@ PARALLEL_ENTER_ENTRY(POMPT_Parallel_enter,
     return POMP_ERR_ARG;
   bridge_parallel_enter(&team->team, pomp_requested_threads(num_threads),
                         (if_expr_result == 0 ? BRIDGE_ENTER_IF_FALSE : 0) |
-                            quiet_block(r),
+                            r->quiet,
                         CODEPTR, FRAME);
   return POMP_SUCCESS;
 }
@@ -132,7 +126,7 @@ PARALLEL_ENTER_ENTRY(POMPT_Parallel_fork,
   D_FIRST(d);
   if (!team)
     return POMP_ERR_ARG;
-  bridge_parallel_enter(&team->team, pomp_requested_threads(-1), quiet_block(r),
+  bridge_parallel_enter(&team->team, pomp_requested_threads(-1), r->quiet,
                         CODEPTR, FRAME);
   return POMP_SUCCESS;
 }

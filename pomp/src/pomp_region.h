@@ -101,7 +101,7 @@ struct pomp_region {
   unsigned char atomic_kind; /* atomic: enum bridge_atomic_kind */
   /* parallel: whether its block's events may go quiet, and a reduction is
    * combined after the block (bridge.h, BRIDGE_ENTER_QUIET and
-   * _QUIET_COMBINE), for its Parallel_fork */
+   * _QUIET_COMBINE), for its enter event; fixed when the region is made */
   unsigned char quiet;
 };
 
